@@ -1,0 +1,146 @@
+/**
+ * Wire shapes of the chat API (DESIGN.md section 7). Timestamps are ISO-8601 strings,
+ * ids are opaque strings. Every error response is `{ error: { code, message, details? } }`.
+ */
+import { z } from "zod";
+
+export const ErrorBodySchema = z.object({
+  error: z.object({ code: z.string(), message: z.string(), details: z.record(z.string(), z.unknown()).optional() }),
+});
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+
+/** `GET /api/environment` */
+export const EnvironmentSchema = z.object({
+  environmentId: z.string(),
+  provider: z.string(),
+  /** Model-facing input limit; mirrors PROVIDER_INPUT_MAX_CHARS. */
+  maxInputChars: z.number().int(),
+});
+export type Environment = z.infer<typeof EnvironmentSchema>;
+
+export const ThreadSchema = z.object({
+  id: z.string(),
+  environmentId: z.string(),
+  /** Readable title from the first prompt (citations shown as plain text); "New thread" until then. */
+  title: z.string(),
+  /** Git-style branch name derived from the same plain text. */
+  branchName: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  messageCount: z.number().int(),
+});
+export type Thread = z.infer<typeof ThreadSchema>;
+
+export const TurnStatusSchema = z.enum(["running", "waiting_for_input", "completed", "failed"]);
+export type TurnStatus = z.infer<typeof TurnStatusSchema>;
+
+export const TurnSchema = z.object({
+  id: z.string(),
+  threadId: z.string(),
+  status: TurnStatusSchema,
+  /** Set when the provider failed; the user's message is kept either way. */
+  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  createdAt: z.string(),
+  completedAt: z.string().nullable(),
+});
+export type Turn = z.infer<typeof TurnSchema>;
+
+/**
+ * `kind`: "prompt" for the user's message, "progress" for an assistant update that the
+ * web app folds ("Show N updates"), "answer" for the assistant's reply, "error" for a visible
+ * turn failure notice.
+ */
+export const MessageKindSchema = z.enum(["prompt", "progress", "answer", "error"]);
+export type MessageKind = z.infer<typeof MessageKindSchema>;
+
+export const MessageSchema = z.object({
+  id: z.string(),
+  threadId: z.string(),
+  turnId: z.string(),
+  role: z.enum(["user", "assistant"]),
+  kind: MessageKindSchema,
+  /** Exactly as sent/produced; citation links stay links. */
+  text: z.string(),
+  status: z.enum(["streaming", "complete", "error"]),
+  /** Position in the thread, strictly increasing; cursors are derived from it. */
+  seq: z.number().int(),
+  createdAt: z.string(),
+});
+export type Message = z.infer<typeof MessageSchema>;
+
+export const UserInputQuestionSchema = z.object({
+  id: z.string(),
+  prompt: z.string(),
+  options: z.array(z.string()).optional(),
+});
+export const UserInputRequestSchema = z.object({
+  id: z.string(),
+  threadId: z.string(),
+  turnId: z.string(),
+  questions: z.array(UserInputQuestionSchema).min(1),
+  createdAt: z.string(),
+});
+export type UserInputRequest = z.infer<typeof UserInputRequestSchema>;
+
+/** `GET /api/threads` */
+export const ThreadListSchema = z.object({ threads: z.array(ThreadSchema) });
+/** `POST /api/threads` body (title optional; normally derived from the first prompt). */
+export const CreateThreadBodySchema = z.object({ title: z.string().max(200).optional() }).strict();
+
+/** `GET /api/threads/:threadId` */
+export const ThreadDetailSchema = z.object({
+  thread: ThreadSchema,
+  activeTurn: TurnSchema.nullable(),
+  pendingUserInput: UserInputRequestSchema.nullable(),
+  /** Last SSE event id at the time of this response: subscribe with Last-Event-ID = this. */
+  lastEventId: z.number().int(),
+});
+export type ThreadDetail = z.infer<typeof ThreadDetailSchema>;
+
+/**
+ * `GET /api/threads/:threadId/messages?before=<cursor>&limit=<n>` (no `before`: newest page) and
+ * `?around=<messageId>&limit=<n>`. Messages are oldest first. `nextCursor` fetches the page just
+ * older than this one and is null at the start of the thread; `newerCursor` (around windows
+ * only, else null) is non-null when newer messages exist after this window (`after=<cursor>`).
+ */
+export const MessagePageSchema = z.object({
+  messages: z.array(MessageSchema),
+  nextCursor: z.string().nullable(),
+  newerCursor: z.string().nullable(),
+  turns: z.array(TurnSchema),
+});
+export type MessagePage = z.infer<typeof MessagePageSchema>;
+
+/** `POST /api/threads/:threadId/turns` */
+export const SendTurnBodySchema = z.object({ input: z.string() }).strict();
+export const SendTurnResponseSchema = z.object({ turn: TurnSchema, message: MessageSchema });
+export type SendTurnResponse = z.infer<typeof SendTurnResponseSchema>;
+
+/** `POST /api/threads/:threadId/user-input` */
+export const UserInputAnswerBodySchema = z
+  .object({ requestId: z.string().min(1), answers: z.record(z.string(), z.string()) })
+  .strict();
+export type UserInputAnswerBody = z.infer<typeof UserInputAnswerBodySchema>;
+
+/** `GET /api/threads/:threadId/turns/:turnId/provider-input`: exactly what the model saw. */
+export const ProviderInputSchema = z.object({ turnId: z.string(), input: z.string(), length: z.number().int() });
+
+/** `GET /api/files?query=<text>&limit=<n>`: workspace files for the composer's `@` typeahead. */
+export const FileListSchema = z.object({ files: z.array(z.string()) });
+
+/**
+ * Server-sent events on `GET /api/threads/:threadId/events`. Each has an `id:` (a per-thread
+ * increasing integer) so a reconnecting client resumes with `Last-Event-ID` and sees every
+ * event after it exactly once. `message.delta` carries `offset` (the length of the text before
+ * this chunk) so a client can drop a chunk it already applied.
+ */
+export const ServerEventSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("message.created"), message: MessageSchema }),
+  z.object({ type: z.literal("message.delta"), messageId: z.string(), offset: z.number().int(), delta: z.string() }),
+  z.object({ type: z.literal("message.completed"), message: MessageSchema }),
+  z.object({ type: z.literal("turn.updated"), turn: TurnSchema }),
+  z.object({ type: z.literal("user_input.requested"), request: UserInputRequestSchema }),
+  z.object({ type: z.literal("user_input.resolved"), requestId: z.string() }),
+  z.object({ type: z.literal("thread.updated"), thread: ThreadSchema }),
+]);
+export type ServerEvent = z.infer<typeof ServerEventSchema>;
