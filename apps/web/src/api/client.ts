@@ -1,0 +1,220 @@
+/**
+ * Typed HTTP client for the chat API (DESIGN.md section 7). Every response is validated with the
+ * `@app/protocol` schemas; error bodies (`{ error: { code, message } }`) become {@link ApiError}.
+ * This module never imports server code.
+ */
+import {
+  type Environment,
+  EnvironmentSchema,
+  ErrorBodySchema,
+  FileListSchema,
+  type MessagePage,
+  MessagePageSchema,
+  ProviderInputSchema,
+  type SendTurnResponse,
+  SendTurnResponseSchema,
+  type Thread,
+  type ThreadDetail,
+  ThreadDetailSchema,
+  ThreadListSchema,
+  ThreadSchema,
+} from "@app/protocol";
+import { z } from "zod";
+
+/** An API failure: an HTTP error body, a network failure (`status` 0) or an unexpected response shape. */
+export class ApiError extends Error {
+  /** HTTP status; 0 when the request never got a response. */
+  readonly status: number;
+  /** Server error code (`not_found`, `input_too_long`, ...) or a client-side one (`network_error`, `invalid_response`). */
+  readonly code: string;
+  readonly details?: Record<string, unknown>;
+
+  constructor(status: number, code: string, message: string, details?: Record<string, unknown>) {
+    super(message);
+    this.name = "ApiError";
+    this.status = status;
+    this.code = code;
+    if (details !== undefined) this.details = details;
+  }
+}
+
+/** Result of `GET /api/threads/:id/turns/:turnId/provider-input`. */
+export type ProviderInput = z.infer<typeof ProviderInputSchema>;
+
+/** Options for {@link getMessages}; at most one of `before`, `around`, `after`. */
+export type MessagePageQuery = {
+  before?: string;
+  around?: string;
+  after?: string;
+  limit?: number;
+};
+
+// The user-input endpoint's success body is not part of the contract; accept any JSON.
+const AnyJson = z.unknown();
+
+/** Base URL prefix; same origin in production and behind Vite's proxy in development. */
+const API_BASE = "/api";
+
+async function request<S extends z.ZodType>(
+  schema: S,
+  path: string,
+  init?: { method?: string; body?: unknown; signal?: AbortSignal },
+): Promise<z.infer<S>> {
+  let response: Response;
+  try {
+    response = await fetch(`${API_BASE}${path}`, {
+      method: init?.method ?? "GET",
+      headers:
+        init?.body === undefined
+          ? { accept: "application/json" }
+          : { accept: "application/json", "content-type": "application/json" },
+      ...(init?.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+      ...(init?.signal ? { signal: init.signal } : {}),
+    });
+  } catch (cause) {
+    if (cause instanceof DOMException && cause.name === "AbortError") throw cause;
+    throw new ApiError(0, "network_error", "Could not reach the server. Check your connection.");
+  }
+
+  const body = await readJson(response);
+  if (!response.ok) throw toApiError(response, body);
+
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) {
+    throw new ApiError(
+      response.status,
+      "invalid_response",
+      `Unexpected response from ${path}: ${parsed.error.issues[0]?.message ?? "invalid shape"}`,
+    );
+  }
+  return parsed.data;
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text().catch(() => "");
+  if (text === "") return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Turns a failed response into an ApiError, preferring the server's own code and message. */
+export function toApiError(
+  response: { status: number; statusText: string },
+  body: unknown,
+): ApiError {
+  const parsed = ErrorBodySchema.safeParse(body);
+  if (parsed.success) {
+    const { code, message, details } = parsed.data.error;
+    return new ApiError(response.status, code, message, details);
+  }
+  const reason = response.statusText || "request failed";
+  return new ApiError(
+    response.status,
+    `http_${response.status}`,
+    `Server error ${response.status}: ${reason}`,
+  );
+}
+
+function query(params: Record<string, string | number | undefined>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value !== undefined) search.set(key, String(value));
+  }
+  const text = search.toString();
+  return text === "" ? "" : `?${text}`;
+}
+
+const seg = encodeURIComponent;
+
+/** `GET /api/environment` */
+export function getEnvironment(signal?: AbortSignal): Promise<Environment> {
+  return request(EnvironmentSchema, "/environment", signal ? { signal } : undefined);
+}
+
+/** `GET /api/threads` (most recently updated first, as the server orders them). */
+export async function listThreads(signal?: AbortSignal): Promise<Thread[]> {
+  const list = await request(ThreadListSchema, "/threads", signal ? { signal } : undefined);
+  return list.threads;
+}
+
+/** `POST /api/threads` */
+export function createThread(title?: string): Promise<Thread> {
+  return request(ThreadSchema, "/threads", {
+    method: "POST",
+    body: title === undefined ? {} : { title },
+  });
+}
+
+/** `GET /api/threads/:threadId` */
+export function getThread(threadId: string, signal?: AbortSignal): Promise<ThreadDetail> {
+  return request(ThreadDetailSchema, `/threads/${seg(threadId)}`, signal ? { signal } : undefined);
+}
+
+/** `GET /api/threads/:threadId/messages`: without a cursor, the newest page (oldest first). */
+export function getMessages(
+  threadId: string,
+  options: MessagePageQuery = {},
+  signal?: AbortSignal,
+): Promise<MessagePage> {
+  const q = query({
+    before: options.before,
+    around: options.around,
+    after: options.after,
+    limit: options.limit,
+  });
+  return request(
+    MessagePageSchema,
+    `/threads/${seg(threadId)}/messages${q}`,
+    signal ? { signal } : undefined,
+  );
+}
+
+/** `POST /api/threads/:threadId/turns` */
+export function sendTurn(threadId: string, input: string): Promise<SendTurnResponse> {
+  return request(SendTurnResponseSchema, `/threads/${seg(threadId)}/turns`, {
+    method: "POST",
+    body: { input },
+  });
+}
+
+/** `POST /api/threads/:threadId/user-input`; answers are sent as typed (no expansion, no limit). */
+export async function answerUserInput(
+  threadId: string,
+  requestId: string,
+  answers: Record<string, string>,
+): Promise<void> {
+  await request(AnyJson, `/threads/${seg(threadId)}/user-input`, {
+    method: "POST",
+    body: { requestId, answers },
+  });
+}
+
+/** `GET /api/files?query=&limit=`: workspace paths for the composer's `@` typeahead. */
+export async function listFiles(
+  queryText: string,
+  limit?: number,
+  signal?: AbortSignal,
+): Promise<string[]> {
+  const list = await request(
+    FileListSchema,
+    `/files${query({ query: queryText, limit })}`,
+    signal ? { signal } : undefined,
+  );
+  return list.files;
+}
+
+/** `GET /api/threads/:threadId/turns/:turnId/provider-input`: exactly what the model saw. */
+export function getProviderInput(threadId: string, turnId: string): Promise<ProviderInput> {
+  return request(
+    ProviderInputSchema,
+    `/threads/${seg(threadId)}/turns/${seg(turnId)}/provider-input`,
+  );
+}
+
+/** URL of the thread's server-sent event stream. */
+export function threadEventsUrl(threadId: string): string {
+  return `${API_BASE}/threads/${seg(threadId)}/events`;
+}
