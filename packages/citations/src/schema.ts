@@ -1,0 +1,107 @@
+import { z } from "zod";
+import {
+  ASSISTANT_CITATION_CONTEXT_LENGTH,
+  ASSISTANT_CITATION_MAX_COMMENT_LENGTH,
+  ASSISTANT_CITATION_MAX_ID_LENGTH,
+  ASSISTANT_CITATION_MAX_TEXT_LENGTH,
+} from "./constants.ts";
+
+/**
+ * True when `value` is well-formed UTF-16: every high surrogate is directly followed by a low
+ * surrogate and no low surrogate stands alone. Lone surrogates cannot be percent-encoded or
+ * UTF-8 encoded, so a citation holding one could not round-trip.
+ */
+export function isWellFormedUtf16(value: string): boolean {
+  for (let index = 0; index < value.length; index++) {
+    const unit = value.charCodeAt(index);
+    if (unit < 0xd800 || unit > 0xdfff) continue;
+    if (unit >= 0xdc00) return false;
+    const next = value.charCodeAt(index + 1);
+    if (!(next >= 0xdc00 && next <= 0xdfff)) return false;
+    index++;
+  }
+  return true;
+}
+
+/** True when `value` holds at least one non-whitespace character (JavaScript `\s`). */
+export function hasNonWhitespace(value: string): boolean {
+  return /\S/.test(value);
+}
+
+const wellFormed = (field: string) =>
+  [
+    isWellFormedUtf16,
+    { error: `${field} must be well-formed UTF-16 (no lone surrogates)` },
+  ] as const;
+
+const idSchema = (field: string) =>
+  z
+    .string()
+    .min(1, { error: `${field} must not be empty` })
+    .max(ASSISTANT_CITATION_MAX_ID_LENGTH, {
+      error: `${field} must be at most ${ASSISTANT_CITATION_MAX_ID_LENGTH} UTF-16 code units`,
+    })
+    .refine(hasNonWhitespace, { error: `${field} must not be blank` })
+    .refine(...wellFormed(field));
+
+const contextSchema = (field: string) =>
+  z
+    .string()
+    .max(ASSISTANT_CITATION_CONTEXT_LENGTH, {
+      error: `${field} must be at most ${ASSISTANT_CITATION_CONTEXT_LENGTH} UTF-16 code units`,
+    })
+    .refine(...wellFormed(field));
+
+const offsetSchema = (field: string) =>
+  z.int({ error: `${field} must be a safe integer` }).min(0, {
+    error: `${field} must be nonnegative`,
+  });
+
+/**
+ * Zod schema of a version 1 assistant citation, with every limit of the wire format:
+ * ids 1-512 code units and not blank; `text` 1-8,000 units with a non-whitespace character;
+ * `comment` 0-8,000 units; `prefix`/`suffix` 0-32 units; `start`/`end` nonnegative safe
+ * integers with `end > start`; every string well-formed UTF-16. Unknown keys are rejected.
+ */
+export const AssistantCitationSchema = z
+  .strictObject({
+    version: z.literal(1),
+    environmentId: idSchema("environmentId"),
+    threadId: idSchema("threadId"),
+    messageId: idSchema("messageId"),
+    text: z
+      .string()
+      .min(1, { error: "text must not be empty" })
+      .max(ASSISTANT_CITATION_MAX_TEXT_LENGTH, {
+        error: `text must be at most ${ASSISTANT_CITATION_MAX_TEXT_LENGTH} UTF-16 code units`,
+      })
+      .refine(hasNonWhitespace, { error: "text must contain a non-whitespace character" })
+      .refine(...wellFormed("text")),
+    start: offsetSchema("start"),
+    end: offsetSchema("end"),
+    prefix: contextSchema("prefix"),
+    suffix: contextSchema("suffix"),
+    comment: z
+      .string()
+      .max(ASSISTANT_CITATION_MAX_COMMENT_LENGTH, {
+        error: `comment must be at most ${ASSISTANT_CITATION_MAX_COMMENT_LENGTH} UTF-16 code units`,
+      })
+      .refine(...wellFormed("comment"))
+      .optional(),
+  })
+  .refine((citation) => citation.end > citation.start, {
+    error: "end must be greater than start",
+    path: ["end"],
+  });
+
+/**
+ * A version 1 assistant citation: the cited excerpt (`text`), where it came from (three ids),
+ * a selector locating it in the rendered source (`start`, `end`, `prefix`, `suffix`) and the
+ * user's optional `comment`.
+ */
+export type AssistantCitation = z.infer<typeof AssistantCitationSchema>;
+
+/** True when `value` is a valid {@link AssistantCitation}. */
+export function isAssistantCitation(value: unknown): value is AssistantCitation {
+  return AssistantCitationSchema.safeParse(value).success;
+}
