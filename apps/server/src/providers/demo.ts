@@ -353,6 +353,10 @@ function abortError(signal: AbortSignal): Error {
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(abortError(signal));
+      return;
+    }
     const onAbort = () => {
       clearTimeout(timer);
       reject(abortError(signal));
