@@ -1,0 +1,70 @@
+/**
+ * Server configuration from environment variables (DESIGN.md section 7). Pure: reads only the
+ * env object it is given, so tests can build configurations without touching process.env.
+ */
+import { isIP } from "node:net";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** Repository root (this file lives in apps/server/src). */
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
+
+/** Everything the server needs to start. */
+export interface ServerConfig {
+  port: number;
+  host: string;
+  /** Directory holding `chat.sqlite`. */
+  dataDir: string;
+  /** When set, every /api request must carry it (bearer header or `auth_token` cookie). */
+  authToken: string | null;
+  /** Built web app served at `/` (with SPA fallback). */
+  webDist: string;
+  /** Root listed by `GET /api/files` for the composer's `@` typeahead. */
+  workspaceDir: string;
+}
+
+/** Thrown for a configuration the server must refuse to start with. */
+export class ConfigError extends Error {
+  override readonly name = "ConfigError";
+}
+
+export const DEFAULT_PORT = 4310;
+export const DEFAULT_HOST = "127.0.0.1";
+
+/** True for hosts that only accept connections from this machine. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, "");
+  if (h === "localhost" || h === "::1") return true;
+  return isIP(h) === 4 && h.startsWith("127.");
+}
+
+/**
+ * Builds the configuration from `env`. Throws {@link ConfigError} with a message a person can act
+ * on for a bad port or a non-loopback host without `AUTH_TOKEN`.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const portText = env.PORT?.trim() || String(DEFAULT_PORT);
+  if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535) {
+    throw new ConfigError(`PORT must be an integer between 0 and 65535 (got "${env.PORT}").`);
+  }
+  const host = env.HOST?.trim() || DEFAULT_HOST;
+  const authToken = env.AUTH_TOKEN?.trim() || null;
+  if (!isLoopbackHost(host) && authToken === null) {
+    throw new ConfigError(
+      `Refusing to listen on non-loopback host "${host}" without AUTH_TOKEN. ` +
+        "Set AUTH_TOKEN to a long random secret (clients send it as `Authorization: Bearer <token>` " +
+        "or open the page once with ?token=<token>), or use HOST=127.0.0.1.",
+    );
+  }
+  return {
+    port: Number(portText),
+    host,
+    dataDir: resolve(env.DATA_DIR?.trim() || resolve(REPO_ROOT, ".data")),
+    authToken,
+    webDist: resolve(env.WEB_DIST?.trim() || resolve(REPO_ROOT, "apps/web/dist")),
+    workspaceDir: resolve(env.WORKSPACE_DIR?.trim() || REPO_ROOT),
+  };
+}

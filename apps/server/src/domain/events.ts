@@ -1,0 +1,109 @@
+/**
+ * The per-thread event log behind `GET /api/threads/:threadId/events`.
+ *
+ * Resume design: every event, deltas included, is written to SQLite with the next id of the
+ * thread's sequence (threads.last_event_id) in the same transaction as the state change it
+ * describes, so a client that reconnects with `Last-Event-ID: n` is replayed exactly the events
+ * after n from the database and then continues live, each once. When a message completes, its
+ * delta rows are deleted (compaction): the `message.completed` event that follows them carries the
+ * full text, so a client resuming from before or in the middle of the deltas still ends with the
+ * whole message, and the log stays small. Listeners are notified only after the transaction
+ * commits; replay-then-subscribe happens in one synchronous step, so nothing can slip between them.
+ */
+import type { ServerEvent } from "@app/protocol";
+import type { ChatRepository, StoredEvent } from "../storage/repository.ts";
+
+/** Receives events of one thread in id order. */
+export type EventListener = (event: StoredEvent) => void;
+
+/** A subscription: the stored backlog after the resume point, then live events via the listener. */
+export interface EventSubscription {
+  backlog: StoredEvent[];
+  unsubscribe(): void;
+}
+
+/** Largest backlog replayed at once; a client further behind refetches the thread instead. */
+const MAX_BACKLOG = 100_000;
+
+export class ThreadEventLog {
+  readonly #repo: ChatRepository;
+  readonly #listeners = new Map<string, Set<EventListener>>();
+  #pending: { threadId: string; stored: StoredEvent }[] = [];
+  #depth = 0;
+
+  constructor(repo: ChatRepository) {
+    this.#repo = repo;
+  }
+
+  /**
+   * Runs `fn` in one database transaction; events published inside reach listeners only after
+   * the commit (and never if it rolls back).
+   */
+  atomically<T>(fn: () => T): T {
+    const mark = this.#pending.length;
+    this.#depth++;
+    let result: T;
+    try {
+      result = this.#repo.transaction(fn);
+    } catch (error) {
+      this.#depth--;
+      // Drop what the rolled-back (inner) transaction published.
+      this.#pending.length = mark;
+      throw error;
+    }
+    this.#depth--;
+    if (this.#depth === 0) this.#flush();
+    return result;
+  }
+
+  /** Persists `event` (inside {@link atomically}) and returns its id. */
+  publish(threadId: string, event: ServerEvent): number {
+    if (this.#depth === 0) throw new Error("ThreadEventLog.publish must run inside atomically().");
+    const id = this.#repo.appendEvent(threadId, event);
+    this.#pending.push({ threadId, stored: { id, event } });
+    return id;
+  }
+
+  /**
+   * Subscribes to a thread. With `afterId` the stored events after it come back as `backlog`;
+   * with null only live events are delivered.
+   */
+  subscribe(threadId: string, afterId: number | null, listener: EventListener): EventSubscription {
+    const backlog = afterId === null ? [] : this.#repo.eventsAfter(threadId, afterId, MAX_BACKLOG);
+    let set = this.#listeners.get(threadId);
+    if (!set) {
+      set = new Set();
+      this.#listeners.set(threadId, set);
+    }
+    set.add(listener);
+    return {
+      backlog,
+      unsubscribe: () => {
+        const current = this.#listeners.get(threadId);
+        current?.delete(listener);
+        if (current?.size === 0) this.#listeners.delete(threadId);
+      },
+    };
+  }
+
+  /** Number of live listeners on a thread (for tests and diagnostics). */
+  listenerCount(threadId: string): number {
+    return this.#listeners.get(threadId)?.size ?? 0;
+  }
+
+  #flush(): void {
+    const pending = this.#pending;
+    this.#pending = [];
+    for (const { threadId, stored } of pending) {
+      const set = this.#listeners.get(threadId);
+      if (!set) continue;
+      for (const listener of [...set]) {
+        try {
+          listener(stored);
+        } catch {
+          // A failing listener (closed socket) must not break the writer or other listeners.
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,153 @@
+/**
+ * Read side and thread creation: thread lists and details, history pages and around windows,
+ * provider inputs and Markdown export. Cursors are opaque to clients; here they are the `seq`
+ * of a message written in decimal.
+ */
+import { randomUUID } from "node:crypto";
+import type { Message, MessagePage, Thread, ThreadDetail } from "@app/protocol";
+import type { ChatRepository, MessageWindow } from "../storage/repository.ts";
+import { DomainError, threadNotFound } from "./errors.ts";
+import { renderThreadMarkdown } from "./exportMarkdown.ts";
+
+/** Page size when the client gives none, and the largest it may ask for. */
+export const DEFAULT_PAGE_LIMIT = 50;
+export const MAX_PAGE_LIMIT = 200;
+
+/** One of the three ways to ask for messages (none set: the newest page). */
+export interface MessagePageQuery {
+  before?: string | undefined;
+  after?: string | undefined;
+  around?: string | undefined;
+  limit?: number | undefined;
+}
+
+export class ThreadService {
+  readonly #repo: ChatRepository;
+  readonly #now: () => string;
+
+  constructor(repo: ChatRepository, now: () => string = () => new Date().toISOString()) {
+    this.#repo = repo;
+    this.#now = now;
+  }
+
+  get environmentId(): string {
+    return this.#repo.environmentId;
+  }
+
+  /** Creates an empty thread; a blank or missing title keeps "New thread" until the first prompt. */
+  createThread(title?: string): Thread {
+    const trimmed = title?.replace(/\s+/g, " ").trim() ?? "";
+    return this.#repo.createThread({
+      id: randomUUID(),
+      title: trimmed === "" ? null : trimmed,
+      now: this.#now(),
+    });
+  }
+
+  listThreads(): Thread[] {
+    return this.#repo.listThreads();
+  }
+
+  /** Throws `thread_not_found` for an unknown id. */
+  requireThread(threadId: string): Thread {
+    const record = this.#repo.getThread(threadId);
+    if (!record) throw threadNotFound(threadId);
+    return record.thread;
+  }
+
+  getThreadDetail(threadId: string): ThreadDetail {
+    // One read transaction so lastEventId matches the state returned with it.
+    return this.#repo.transaction(() => {
+      const record = this.#repo.getThread(threadId);
+      if (!record) throw threadNotFound(threadId);
+      return {
+        thread: record.thread,
+        activeTurn: this.#repo.activeTurn(threadId),
+        pendingUserInput: this.#repo.pendingUserInput(threadId),
+        lastEventId: record.lastEventId,
+      };
+    });
+  }
+
+  /**
+   * `before` (or nothing): the page just older than the cursor (the newest page without one).
+   * `after`: the page just newer than the cursor. `around`: a window holding that message.
+   * Throws `invalid_request`, `invalid_cursor` (400) or `message_not_found` (404).
+   */
+  getMessagePage(threadId: string, query: MessagePageQuery): MessagePage {
+    const given = [query.before, query.after, query.around].filter((v) => v !== undefined);
+    if (given.length > 1) {
+      throw new DomainError(400, "invalid_request", "Use at most one of before, after and around.");
+    }
+    const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
+    return this.#repo.transaction(() => {
+      this.requireThread(threadId);
+      let window: MessageWindow;
+      if (query.around !== undefined) {
+        const anchor = this.#repo.getMessage(query.around);
+        if (!anchor || anchor.threadId !== threadId) {
+          throw new DomainError(
+            404,
+            "message_not_found",
+            `Message "${query.around}" is not in this thread.`,
+          );
+        }
+        window = this.#repo.messagesAround(anchor, limit);
+      } else if (query.after !== undefined) {
+        window = this.#repo.messagesAfter(threadId, parseCursor(query.after), limit);
+      } else {
+        const before = query.before === undefined ? null : parseCursor(query.before);
+        window = this.#repo.messagesBefore(threadId, before, limit);
+      }
+      const first = window.messages[0];
+      const last = window.messages.at(-1);
+      const turnIds = [...new Set(window.messages.map((m) => m.turnId))];
+      return {
+        messages: window.messages,
+        nextCursor: window.hasOlder && first ? formatCursor(first) : null,
+        newerCursor:
+          query.before === undefined && window.hasNewer && last ? formatCursor(last) : null,
+        turns: this.#repo.turnsByIds(turnIds),
+      };
+    });
+  }
+
+  /** Exactly what the provider received for a turn. Throws `thread_not_found`/`turn_not_found`. */
+  getProviderInput(
+    threadId: string,
+    turnId: string,
+  ): { turnId: string; input: string; length: number } {
+    this.requireThread(threadId);
+    const input = this.#repo.getProviderInput(threadId, turnId);
+    if (input === null) {
+      throw new DomainError(404, "turn_not_found", `Turn "${turnId}" is not in this thread.`);
+    }
+    return { turnId, input, length: input.length };
+  }
+
+  /** The thread as readable Markdown (citations rendered as quotes). */
+  exportMarkdown(threadId: string): { thread: Thread; markdown: string } {
+    return this.#repo.transaction(() => {
+      const thread = this.requireThread(threadId);
+      return {
+        thread,
+        markdown: renderThreadMarkdown(thread, this.#repo.iterateMessages(threadId)),
+      };
+    });
+  }
+}
+
+function formatCursor(message: Message): string {
+  return String(message.seq);
+}
+
+function parseCursor(cursor: string): number {
+  if (!/^\d{1,15}$/.test(cursor)) {
+    throw new DomainError(
+      400,
+      "invalid_cursor",
+      `"${cursor.slice(0, 40)}" is not a valid cursor. Use nextCursor/newerCursor from a previous page.`,
+    );
+  }
+  return Number(cursor);
+}

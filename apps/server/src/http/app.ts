@@ -1,0 +1,223 @@
+/**
+ * The HTTP transport (Hono). Routes validate input with zod, call the domain services and map
+ * {@link DomainError}s to `{ error: { code, message, details? } }`. No SQL and no citation logic
+ * lives here.
+ */
+import { PROVIDER_INPUT_MAX_CHARS } from "@app/citations";
+import {
+  CreateThreadBodySchema,
+  type Environment,
+  SendTurnBodySchema,
+  UserInputAnswerBodySchema,
+} from "@app/protocol";
+import { type Context, Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import type { z } from "zod";
+import { DomainError } from "../domain/errors.ts";
+import type { ThreadEventLog } from "../domain/events.ts";
+import type { ProviderService } from "../domain/providerService.ts";
+import { MAX_PAGE_LIMIT, type ThreadService } from "../domain/threadService.ts";
+import type { WorkspaceFileIndex } from "../domain/workspaceFiles.ts";
+import { authMiddleware } from "./auth.ts";
+import { errorResponse } from "./errors.ts";
+import { type SseConnections, streamThreadEvents } from "./sse.ts";
+import { createStaticHandler } from "./static.ts";
+
+/** Largest accepted request body (bytes), checked on Content-Length and on the streamed body. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_FILE_RESULTS = 50;
+const DEFAULT_FILE_RESULTS = 20;
+
+/** What the routes need; built by `startServer`. */
+export interface AppDependencies {
+  threads: ThreadService;
+  provider: ProviderService;
+  events: ThreadEventLog;
+  files: WorkspaceFileIndex;
+  connections: SseConnections;
+  authToken: string | null;
+  webDist: string;
+  /** Interval of SSE keep-alive comments. */
+  heartbeatMs?: number;
+}
+
+/** Builds the Hono app serving `/api/*` and the web app. */
+export function createApp(deps: AppDependencies): Hono {
+  const app = new Hono();
+  const heartbeatMs = deps.heartbeatMs ?? 15_000;
+
+  app.onError((error, c) => {
+    if (error instanceof DomainError) {
+      return errorResponse(c, error.status, error.code, error.message, error.details);
+    }
+    console.error("Unhandled request error:", error);
+    return errorResponse(c, 500, "internal_error", "The server failed to handle this request.");
+  });
+
+  app.use("*", authMiddleware(deps.authToken));
+  app.use(
+    "/api/*",
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: (c) =>
+        errorResponse(
+          c,
+          413,
+          "payload_too_large",
+          `The request body is larger than ${MAX_BODY_BYTES} bytes.`,
+          { limit: MAX_BODY_BYTES },
+        ),
+    }),
+  );
+
+  app.get("/api/environment", (c) => {
+    const body: Environment = {
+      environmentId: deps.threads.environmentId,
+      provider: deps.provider.providerName,
+      maxInputChars: PROVIDER_INPUT_MAX_CHARS,
+    };
+    return c.json(body);
+  });
+
+  app.get("/api/threads", (c) => c.json({ threads: deps.threads.listThreads() }));
+
+  app.post("/api/threads", async (c) => {
+    const body = await readJsonBody(c, CreateThreadBodySchema, { allowEmpty: true });
+    return c.json(deps.threads.createThread(body.title), 201);
+  });
+
+  app.get("/api/threads/:threadId", (c) =>
+    c.json(deps.threads.getThreadDetail(c.req.param("threadId"))),
+  );
+
+  app.get("/api/threads/:threadId/messages", (c) => {
+    const limit = parseLimit(c.req.query("limit"), MAX_PAGE_LIMIT);
+    return c.json(
+      deps.threads.getMessagePage(c.req.param("threadId"), {
+        before: c.req.query("before"),
+        after: c.req.query("after"),
+        around: c.req.query("around"),
+        limit,
+      }),
+    );
+  });
+
+  app.post("/api/threads/:threadId/turns", async (c) => {
+    const threadId = c.req.param("threadId");
+    deps.threads.requireThread(threadId);
+    const body = await readJsonBody(c, SendTurnBodySchema);
+    return c.json(deps.provider.sendTurn(threadId, body.input), 201);
+  });
+
+  app.post("/api/threads/:threadId/user-input", async (c) => {
+    const threadId = c.req.param("threadId");
+    deps.threads.requireThread(threadId);
+    const body = await readJsonBody(c, UserInputAnswerBodySchema);
+    return c.json(deps.provider.answerUserInput(threadId, body.requestId, body.answers));
+  });
+
+  app.get("/api/threads/:threadId/turns/:turnId/provider-input", (c) =>
+    c.json(deps.threads.getProviderInput(c.req.param("threadId"), c.req.param("turnId"))),
+  );
+
+  app.get("/api/threads/:threadId/events", (c) => {
+    const threadId = c.req.param("threadId");
+    deps.threads.requireThread(threadId);
+    const afterId = parseLastEventId(c.req.header("last-event-id") ?? c.req.query("lastEventId"));
+    return streamThreadEvents(c, {
+      events: deps.events,
+      connections: deps.connections,
+      threadId,
+      afterId,
+      heartbeatMs,
+    });
+  });
+
+  app.get("/api/threads/:threadId/export.md", (c) => {
+    const { thread, markdown } = deps.threads.exportMarkdown(c.req.param("threadId"));
+    const fileName = `${thread.branchName ?? `thread-${thread.id}`}.md`.replace(/[^\w.-]/g, "-");
+    return c.body(markdown, 200, {
+      "content-type": "text/markdown; charset=utf-8",
+      "content-disposition": `inline; filename="${fileName}"`,
+    });
+  });
+
+  app.get("/api/files", async (c) => {
+    const limit = parseLimit(c.req.query("limit"), MAX_FILE_RESULTS) ?? DEFAULT_FILE_RESULTS;
+    return c.json({ files: await deps.files.search(c.req.query("query") ?? "", limit) });
+  });
+
+  app.all("/api/*", (c) =>
+    errorResponse(
+      c,
+      404,
+      "not_found",
+      `No API route for ${c.req.method} ${new URL(c.req.url).pathname}.`,
+    ),
+  );
+  app.all("/api", (c) => errorResponse(c, 404, "not_found", "No API route here."));
+
+  const serveStatic = createStaticHandler(deps.webDist);
+  app.on(["GET", "HEAD"], "*", (c) => serveStatic(c));
+  app.all("*", (c) => c.text("Method not allowed", 405));
+  return app;
+}
+
+/**
+ * Reads and validates a JSON body: malformed JSON is `invalid_json`, a wrong shape
+ * `invalid_request` (both 400), naming the first offending field.
+ */
+async function readJsonBody<S extends z.ZodType>(
+  c: Context,
+  schema: S,
+  options: { allowEmpty?: boolean } = {},
+): Promise<z.infer<S>> {
+  const text = await c.req.text();
+  let value: unknown;
+  if (text.trim() === "" && options.allowEmpty) {
+    value = {};
+  } else {
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw new DomainError(400, "invalid_json", "The request body is not valid JSON.");
+    }
+  }
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue && issue.path.length > 0 ? `${issue.path.join(".")}: ` : "";
+    throw new DomainError(
+      400,
+      "invalid_request",
+      `Invalid request body. ${where}${issue?.message ?? "unexpected shape"}`,
+    );
+  }
+  return parsed.data;
+}
+
+/** `limit` query value: absent -> undefined; a positive integer, capped at `max`; else 400. */
+function parseLimit(raw: string | undefined, max: number): number | undefined {
+  if (raw === undefined || raw === "") return undefined;
+  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) {
+    throw new DomainError(
+      400,
+      "invalid_request",
+      `limit must be a positive integer (got "${raw.slice(0, 20)}").`,
+    );
+  }
+  return Math.min(Number(raw), max);
+}
+
+/** `Last-Event-ID` value: absent -> null (live only); a nonnegative integer; else 400. */
+function parseLastEventId(raw: string | undefined): number | null {
+  if (raw === undefined || raw.trim() === "") return null;
+  if (!/^\d{1,15}$/.test(raw.trim())) {
+    throw new DomainError(
+      400,
+      "invalid_request",
+      `Last-Event-ID must be an event id (got "${raw.slice(0, 20)}").`,
+    );
+  }
+  return Number(raw.trim());
+}

@@ -1,0 +1,53 @@
+/**
+ * Token auth for non-loopback deployments. With AUTH_TOKEN set, every /api request needs
+ * `Authorization: Bearer <token>` or the `auth_token` cookie (EventSource cannot send headers).
+ * Opening any page once with `?token=<token>` sets that cookie and redirects to the clean URL.
+ */
+import { createHash, timingSafeEqual } from "node:crypto";
+import type { MiddlewareHandler } from "hono";
+import { getCookie, setCookie } from "hono/cookie";
+import { errorResponse } from "./errors.ts";
+
+export const AUTH_COOKIE = "auth_token";
+
+/** Constant-time comparison (hashing first makes the lengths equal). */
+export function tokensMatch(given: string, expected: string): boolean {
+  const a = createHash("sha256").update(given).digest();
+  const b = createHash("sha256").update(expected).digest();
+  return timingSafeEqual(a, b);
+}
+
+/** Rejects /api requests without the token; accepts `?token=` on page URLs. */
+export function authMiddleware(token: string | null): MiddlewareHandler {
+  return async (c, next) => {
+    if (token === null) return next();
+    const url = new URL(c.req.url);
+    if (!url.pathname.startsWith("/api/") && url.pathname !== "/api") {
+      const fromQuery = url.searchParams.get("token");
+      if (fromQuery !== null && c.req.method === "GET" && tokensMatch(fromQuery, token)) {
+        setCookie(c, AUTH_COOKIE, token, {
+          httpOnly: true,
+          sameSite: "Strict",
+          path: "/",
+          maxAge: 60 * 60 * 24 * 365,
+        });
+        url.searchParams.delete("token");
+        return c.redirect(`${url.pathname}${url.search}${url.hash}`, 302);
+      }
+      return next();
+    }
+    const header = c.req.header("authorization");
+    const bearer = header?.match(/^Bearer\s+(.+)$/i)?.[1]?.trim();
+    const cookie = getCookie(c, AUTH_COOKIE);
+    if ((bearer && tokensMatch(bearer, token)) || (cookie && tokensMatch(cookie, token))) {
+      return next();
+    }
+    c.header("WWW-Authenticate", 'Bearer realm="chat"');
+    return errorResponse(
+      c,
+      401,
+      "unauthorized",
+      "Missing or wrong access token. Send `Authorization: Bearer <token>` or open the app once with ?token=<token>.",
+    );
+  };
+}

@@ -1,0 +1,89 @@
+/**
+ * Serves the built web app: real files from WEB_DIST with their content types, and index.html
+ * for client-side routes (SPA fallback). Paths are resolved inside WEB_DIST only, so `..`
+ * (raw or percent-encoded) can never reach another file. Without a build, a small page says how
+ * to make one.
+ */
+import { readFile, stat } from "node:fs/promises";
+import { extname, resolve, sep } from "node:path";
+import type { Context } from "hono";
+
+const CONTENT_TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".json": "application/json; charset=utf-8",
+  ".map": "application/json; charset=utf-8",
+  ".txt": "text/plain; charset=utf-8",
+  ".md": "text/markdown; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".jpg": "image/jpeg",
+  ".jpeg": "image/jpeg",
+  ".gif": "image/gif",
+  ".webp": "image/webp",
+  ".ico": "image/x-icon",
+  ".woff": "font/woff",
+  ".woff2": "font/woff2",
+  ".ttf": "font/ttf",
+  ".wasm": "application/wasm",
+  ".webmanifest": "application/manifest+json",
+};
+
+const PLACEHOLDER = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Chat server</title></head>
+<body style="font-family: system-ui, sans-serif; max-width: 40rem; margin: 4rem auto; line-height: 1.5">
+<h1>The web app is not built yet</h1>
+<p>The API is running. Build the web app with <code>pnpm run build</code> (or start everything with
+<code>npm start</code>) and reload this page.</p>
+</body></html>
+`;
+
+/** A handler for GET/HEAD requests outside /api. */
+export function createStaticHandler(webDist: string): (c: Context) => Promise<Response> {
+  const root = resolve(webDist);
+  return async (c) => {
+    const pathname = new URL(c.req.url).pathname;
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(pathname);
+    } catch {
+      return c.text("Bad request path", 400);
+    }
+    if (decoded.includes("\0")) return c.text("Bad request path", 400);
+    const target = resolve(root, `.${decoded}`);
+    const inside = target === root || target.startsWith(root + sep);
+    if (inside && target !== root) {
+      const file = await readRegularFile(target);
+      if (file) {
+        const immutable = decoded.startsWith("/assets/");
+        return new Response(c.req.method === "HEAD" ? null : file, {
+          headers: {
+            "content-type":
+              CONTENT_TYPES[extname(target).toLowerCase()] ?? "application/octet-stream",
+            "cache-control": immutable ? "public, max-age=31536000, immutable" : "no-cache",
+            "x-content-type-options": "nosniff",
+          },
+        });
+      }
+    }
+    // SPA fallback: client routes (no file extension) and anything a browser navigates to.
+    const wantsPage =
+      extname(decoded) === "" || (c.req.header("accept") ?? "").includes("text/html");
+    if (!wantsPage) return c.text("Not found", 404);
+    const index = await readRegularFile(resolve(root, "index.html"));
+    return new Response(c.req.method === "HEAD" ? null : (index ?? PLACEHOLDER), {
+      headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache" },
+    });
+  };
+}
+
+async function readRegularFile(path: string): Promise<Buffer | null> {
+  try {
+    const info = await stat(path);
+    return info.isFile() ? await readFile(path) : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * Opens the SQLite database (better-sqlite3) and applies the schema migrations. Migrations are
+ * versioned in code through `PRAGMA user_version`; each runs in its own transaction, so a crash
+ * mid-migration leaves the previous version intact.
+ */
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import Database from "better-sqlite3";
+
+export type SqliteDatabase = Database.Database;
+
+/**
+ * Schema versions, in order; index + 1 is the `user_version` after applying the entry.
+ * Never edit an applied migration: append a new one. Citations live inside message text,
+ * so no table or column exists for them.
+ */
+const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE meta (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  ) STRICT;
+
+  CREATE TABLE threads (
+    id TEXT PRIMARY KEY,
+    title TEXT NOT NULL,
+    -- 'default' until the first prompt names it, 'custom' when created with a title.
+    title_source TEXT NOT NULL CHECK (title_source IN ('default', 'custom', 'prompt')),
+    branch_name TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    message_count INTEGER NOT NULL DEFAULT 0,
+    last_seq INTEGER NOT NULL DEFAULT 0,
+    last_event_id INTEGER NOT NULL DEFAULT 0
+  ) STRICT;
+  CREATE INDEX threads_by_updated ON threads (updated_at DESC, id);
+
+  CREATE TABLE turns (
+    id TEXT PRIMARY KEY,
+    thread_id TEXT NOT NULL REFERENCES threads (id) ON DELETE CASCADE,
+    -- seq of the turn's prompt message: orders turns within a thread.
+    prompt_seq INTEGER NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('running', 'waiting_for_input', 'completed', 'failed')),
+    error_code TEXT,
+    error_message TEXT,
+    -- Exactly what the provider received (citations expanded).
+    provider_input TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    completed_at TEXT
+  ) STRICT;
+  CREATE UNIQUE INDEX turns_by_thread ON turns (thread_id, prompt_seq);
+  CREATE INDEX turns_unfinished ON turns (status) WHERE status IN ('running', 'waiting_for_input');
+
+  CREATE TABLE messages (
+    id TEXT PRIMARY KEY,
+    thread_id TEXT NOT NULL REFERENCES threads (id) ON DELETE CASCADE,
+    turn_id TEXT NOT NULL REFERENCES turns (id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    role TEXT NOT NULL CHECK (role IN ('user', 'assistant')),
+    kind TEXT NOT NULL CHECK (kind IN ('prompt', 'progress', 'answer', 'error')),
+    text TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('streaming', 'complete', 'error')),
+    created_at TEXT NOT NULL
+  ) STRICT;
+  -- Serves every history page and around window with an index range scan.
+  CREATE UNIQUE INDEX messages_by_thread_seq ON messages (thread_id, seq);
+  CREATE INDEX messages_by_turn ON messages (turn_id, seq);
+
+  CREATE TABLE user_input_requests (
+    id TEXT PRIMARY KEY,
+    thread_id TEXT NOT NULL REFERENCES threads (id) ON DELETE CASCADE,
+    turn_id TEXT NOT NULL REFERENCES turns (id) ON DELETE CASCADE,
+    questions TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('pending', 'answered', 'cancelled')),
+    answers TEXT,
+    created_at TEXT NOT NULL,
+    resolved_at TEXT
+  ) STRICT;
+  CREATE INDEX user_input_pending ON user_input_requests (thread_id, created_at)
+    WHERE status = 'pending';
+
+  -- The per-thread SSE log. id increases per thread (threads.last_event_id).
+  CREATE TABLE events (
+    thread_id TEXT NOT NULL REFERENCES threads (id) ON DELETE CASCADE,
+    id INTEGER NOT NULL,
+    type TEXT NOT NULL,
+    -- Set for message.delta rows so they can be compacted once the message completes.
+    message_id TEXT,
+    data TEXT NOT NULL,
+    PRIMARY KEY (thread_id, id)
+  ) STRICT, WITHOUT ROWID;
+  CREATE INDEX events_deltas ON events (message_id) WHERE message_id IS NOT NULL;
+  `,
+];
+
+/** Latest schema version this build knows. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Opens (creating if needed) the database file with WAL, foreign keys and a busy timeout. */
+export function openDatabase(file: string): SqliteDatabase {
+  if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
+  const db = new Database(file);
+  try {
+    db.pragma("journal_mode = WAL");
+    // WAL + NORMAL is durable across application crashes; only an OS crash can lose the tail.
+    db.pragma("synchronous = NORMAL");
+    db.pragma("foreign_keys = ON");
+    db.pragma("busy_timeout = 5000");
+    migrate(db);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return db;
+}
+
+/** Applies every migration above the database's `user_version`. */
+export function migrate(db: SqliteDatabase): void {
+  const current = db.pragma("user_version", { simple: true }) as number;
+  if (current > MIGRATIONS.length) {
+    throw new Error(
+      `Database schema version ${current} is newer than this server (${MIGRATIONS.length}). ` +
+        "Upgrade the server or point DATA_DIR at another directory.",
+    );
+  }
+  for (let version = current; version < MIGRATIONS.length; version++) {
+    const sql = MIGRATIONS[version]!;
+    db.transaction(() => {
+      db.exec(sql);
+      db.pragma(`user_version = ${version + 1}`);
+    })();
+  }
+}

@@ -1,0 +1,594 @@
+/**
+ * The only module that knows SQL. Every method is synchronous (better-sqlite3) and uses
+ * prepared statements; callers group writes that belong together with {@link ChatRepository.transaction}.
+ */
+import { randomUUID } from "node:crypto";
+import type {
+  Message,
+  MessageKind,
+  ServerEvent,
+  Thread,
+  Turn,
+  TurnStatus,
+  UserInputRequest,
+} from "@app/protocol";
+import type { ProviderHistoryEntry, UserInputQuestion } from "../providers/types.ts";
+import type { SqliteDatabase } from "./db.ts";
+
+type ThreadRow = {
+  id: string;
+  title: string;
+  title_source: "default" | "custom" | "prompt";
+  branch_name: string | null;
+  created_at: string;
+  updated_at: string;
+  message_count: number;
+  last_seq: number;
+  last_event_id: number;
+};
+type TurnRow = {
+  id: string;
+  thread_id: string;
+  prompt_seq: number;
+  status: TurnStatus;
+  error_code: string | null;
+  error_message: string | null;
+  created_at: string;
+  completed_at: string | null;
+};
+type MessageRow = {
+  id: string;
+  thread_id: string;
+  turn_id: string;
+  seq: number;
+  role: "user" | "assistant";
+  kind: MessageKind;
+  text: string;
+  status: "streaming" | "complete" | "error";
+  created_at: string;
+};
+type UserInputRow = {
+  id: string;
+  thread_id: string;
+  turn_id: string;
+  questions: string;
+  status: "pending" | "answered" | "cancelled";
+  answers: string | null;
+  created_at: string;
+  resolved_at: string | null;
+};
+
+/** A thread row plus what only the server needs (title origin, event counter). */
+export interface ThreadRecord {
+  thread: Thread;
+  titleSource: "default" | "custom" | "prompt";
+  lastEventId: number;
+}
+
+/** A user-input request plus its resolution state. */
+export interface UserInputRecord {
+  request: UserInputRequest;
+  status: "pending" | "answered" | "cancelled";
+}
+
+/** A persisted SSE event. */
+export interface StoredEvent {
+  id: number;
+  event: ServerEvent;
+}
+
+/** A run of messages plus whether more exist on either side. */
+export interface MessageWindow {
+  messages: Message[];
+  hasOlder: boolean;
+  hasNewer: boolean;
+}
+
+/** The title every thread has until its first prompt names it. */
+export const DEFAULT_THREAD_TITLE = "New thread";
+
+const THREAD_COLUMNS =
+  "id, title, title_source, branch_name, created_at, updated_at, message_count, last_seq, last_event_id";
+const TURN_COLUMNS =
+  "id, thread_id, prompt_seq, status, error_code, error_message, created_at, completed_at";
+const MESSAGE_COLUMNS = "id, thread_id, turn_id, seq, role, kind, text, status, created_at";
+
+/** Typed access to the chat tables. Construct once per database connection. */
+export class ChatRepository {
+  readonly #db: SqliteDatabase;
+  readonly #environmentId: string;
+  readonly #stmt;
+
+  constructor(db: SqliteDatabase) {
+    this.#db = db;
+    const s = (sql: string) => db.prepare(sql);
+    this.#stmt = {
+      getMeta: s("SELECT value FROM meta WHERE key = ?"),
+      insertMeta: s("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING"),
+      insertThread: s(
+        `INSERT INTO threads (id, title, title_source, created_at, updated_at) VALUES (?, ?, ?, ?, ?)`,
+      ),
+      getThread: s(`SELECT ${THREAD_COLUMNS} FROM threads WHERE id = ?`),
+      listThreads: s(`SELECT ${THREAD_COLUMNS} FROM threads ORDER BY updated_at DESC, id LIMIT ?`),
+      setThreadTitle: s(
+        "UPDATE threads SET title = ?, title_source = ?, branch_name = ?, updated_at = ? WHERE id = ?",
+      ),
+      bumpThreadSeq: s(
+        `UPDATE threads SET last_seq = last_seq + 1, message_count = message_count + 1, updated_at = ?
+         WHERE id = ? RETURNING last_seq`,
+      ),
+      bumpEventId: s(
+        "UPDATE threads SET last_event_id = last_event_id + 1 WHERE id = ? RETURNING last_event_id",
+      ),
+      insertTurn: s(
+        `INSERT INTO turns (id, thread_id, prompt_seq, status, provider_input, created_at)
+         VALUES (?, ?, ?, 'running', ?, ?)`,
+      ),
+      getTurn: s(`SELECT ${TURN_COLUMNS} FROM turns WHERE id = ?`),
+      countTurns: s("SELECT count(*) AS n FROM turns WHERE thread_id = ?"),
+      updateTurn: s(
+        `UPDATE turns SET status = ?, error_code = ?, error_message = ?, completed_at = ? WHERE id = ?`,
+      ),
+      activeTurn: s(
+        `SELECT ${TURN_COLUMNS} FROM turns WHERE thread_id = ? AND status IN ('running', 'waiting_for_input')
+         ORDER BY prompt_seq LIMIT 1`,
+      ),
+      unfinishedTurns: s(
+        `SELECT ${TURN_COLUMNS} FROM turns WHERE status IN ('running', 'waiting_for_input') ORDER BY created_at, prompt_seq`,
+      ),
+      providerInput: s("SELECT provider_input FROM turns WHERE id = ? AND thread_id = ?"),
+      historyTurns: s(
+        `SELECT id, provider_input FROM turns WHERE thread_id = ? AND prompt_seq < ?
+         ORDER BY prompt_seq DESC LIMIT ?`,
+      ),
+      finalAnswer: s(
+        `SELECT text FROM messages WHERE turn_id = ? AND kind = 'answer' AND status = 'complete'
+         ORDER BY seq DESC LIMIT 1`,
+      ),
+      insertMessage: s(
+        `INSERT INTO messages (id, thread_id, turn_id, seq, role, kind, text, status, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      getMessage: s(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE id = ?`),
+      appendMessageText: s("UPDATE messages SET text = text || ? WHERE id = ?"),
+      setMessageStatus: s("UPDATE messages SET status = ? WHERE id = ?"),
+      streamingMessagesOfTurn: s(
+        `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE turn_id = ? AND status = 'streaming' ORDER BY seq`,
+      ),
+      pageBefore: s(
+        `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE thread_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`,
+      ),
+      pageAfter: s(
+        `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE thread_id = ? AND seq > ? ORDER BY seq LIMIT ?`,
+      ),
+      allMessages: s(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE thread_id = ? ORDER BY seq`),
+      insertUserInput: s(
+        `INSERT INTO user_input_requests (id, thread_id, turn_id, questions, status, created_at)
+         VALUES (?, ?, ?, ?, 'pending', ?)`,
+      ),
+      getUserInput: s("SELECT * FROM user_input_requests WHERE id = ?"),
+      pendingUserInput: s(
+        `SELECT * FROM user_input_requests WHERE thread_id = ? AND status = 'pending'
+         ORDER BY created_at LIMIT 1`,
+      ),
+      resolveUserInput: s(
+        `UPDATE user_input_requests SET status = ?, answers = ?, resolved_at = ?
+         WHERE id = ? AND status = 'pending'`,
+      ),
+      pendingUserInputOfTurn: s(
+        "SELECT id FROM user_input_requests WHERE turn_id = ? AND status = 'pending'",
+      ),
+      insertEvent: s(
+        "INSERT INTO events (thread_id, id, type, message_id, data) VALUES (?, ?, ?, ?, ?)",
+      ),
+      eventsAfter: s(
+        "SELECT id, data FROM events WHERE thread_id = ? AND id > ? ORDER BY id LIMIT ?",
+      ),
+      deleteDeltas: s("DELETE FROM events WHERE message_id = ?"),
+    };
+    this.#environmentId = this.#loadEnvironmentId();
+  }
+
+  /** Stable id of this installation, created on first start and kept in the database. */
+  get environmentId(): string {
+    return this.#environmentId;
+  }
+
+  /** Runs `fn` in one transaction (nested calls join the outer one). */
+  transaction<T>(fn: () => T): T {
+    return this.#db.transaction(fn)();
+  }
+
+  #loadEnvironmentId(): string {
+    const existing = this.#stmt.getMeta.get("environment_id") as { value: string } | undefined;
+    if (existing) return existing.value;
+    this.#stmt.insertMeta.run("environment_id", randomUUID());
+    return (this.#stmt.getMeta.get("environment_id") as { value: string }).value;
+  }
+
+  // Threads
+
+  createThread(input: { id: string; title: string | null; now: string }): Thread {
+    this.#stmt.insertThread.run(
+      input.id,
+      input.title ?? DEFAULT_THREAD_TITLE,
+      input.title === null ? "default" : "custom",
+      input.now,
+      input.now,
+    );
+    return this.getThread(input.id)!.thread;
+  }
+
+  getThread(id: string): ThreadRecord | null {
+    const row = this.#stmt.getThread.get(id) as ThreadRow | undefined;
+    return row ? this.#toThreadRecord(row) : null;
+  }
+
+  listThreads(limit = 500): Thread[] {
+    return (this.#stmt.listThreads.all(limit) as ThreadRow[]).map(
+      (row) => this.#toThreadRecord(row).thread,
+    );
+  }
+
+  setThreadTitle(input: {
+    id: string;
+    title: string;
+    titleSource: "custom" | "prompt";
+    branchName: string | null;
+    now: string;
+  }): Thread {
+    this.#stmt.setThreadTitle.run(
+      input.title,
+      input.titleSource,
+      input.branchName,
+      input.now,
+      input.id,
+    );
+    return this.getThread(input.id)!.thread;
+  }
+
+  #toThreadRecord(row: ThreadRow): ThreadRecord {
+    return {
+      thread: {
+        id: row.id,
+        environmentId: this.#environmentId,
+        title: row.title,
+        branchName: row.branch_name,
+        createdAt: row.created_at,
+        updatedAt: row.updated_at,
+        messageCount: row.message_count,
+      },
+      titleSource: row.title_source,
+      lastEventId: row.last_event_id,
+    };
+  }
+
+  // Turns
+
+  /** Number of turns the thread has had (0 before its first prompt). */
+  countTurns(threadId: string): number {
+    return (this.#stmt.countTurns.get(threadId) as { n: number }).n;
+  }
+
+  /** Inserts a running turn and its prompt message (call inside a transaction). */
+  insertTurnWithPrompt(input: {
+    threadId: string;
+    turnId: string;
+    messageId: string;
+    text: string;
+    providerInput: string;
+    now: string;
+  }): { turn: Turn; message: Message } {
+    const seq = this.#nextSeq(input.threadId, input.now);
+    this.#stmt.insertTurn.run(input.turnId, input.threadId, seq, input.providerInput, input.now);
+    this.#stmt.insertMessage.run(
+      input.messageId,
+      input.threadId,
+      input.turnId,
+      seq,
+      "user",
+      "prompt",
+      input.text,
+      "complete",
+      input.now,
+    );
+    return { turn: this.getTurn(input.turnId)!, message: this.getMessage(input.messageId)! };
+  }
+
+  getTurn(id: string): Turn | null {
+    const row = this.#stmt.getTurn.get(id) as TurnRow | undefined;
+    return row ? toTurn(row) : null;
+  }
+
+  /** Prompt position of a turn, used to order history. */
+  getTurnPromptSeq(id: string): number | null {
+    const row = this.#stmt.getTurn.get(id) as TurnRow | undefined;
+    return row ? row.prompt_seq : null;
+  }
+
+  updateTurn(input: {
+    id: string;
+    status: TurnStatus;
+    error?: { code: string; message: string } | null;
+    completedAt?: string | null;
+  }): Turn {
+    this.#stmt.updateTurn.run(
+      input.status,
+      input.error?.code ?? null,
+      input.error?.message ?? null,
+      input.completedAt ?? null,
+      input.id,
+    );
+    return this.getTurn(input.id)!;
+  }
+
+  /** The oldest turn of the thread that is still running or waiting for input. */
+  activeTurn(threadId: string): Turn | null {
+    const row = this.#stmt.activeTurn.get(threadId) as TurnRow | undefined;
+    return row ? toTurn(row) : null;
+  }
+
+  /** Turns left running or waiting by a previous process (crash or shutdown). */
+  unfinishedTurns(): Turn[] {
+    return (this.#stmt.unfinishedTurns.all() as TurnRow[]).map(toTurn);
+  }
+
+  turnsByIds(ids: readonly string[]): Turn[] {
+    const turns: Turn[] = [];
+    for (const id of ids) {
+      const turn = this.getTurn(id);
+      if (turn) turns.push(turn);
+    }
+    return turns;
+  }
+
+  /** Exact provider input of a turn of this thread, or null. */
+  getProviderInput(threadId: string, turnId: string): string | null {
+    const row = this.#stmt.providerInput.get(turnId, threadId) as
+      | { provider_input: string }
+      | undefined;
+    return row ? row.provider_input : null;
+  }
+
+  /**
+   * History for the turn whose prompt sits at `beforeSeq`: up to `maxTurns` earlier turns, oldest
+   * first, each as its provider input (already expanded) and its final complete answer, if any.
+   */
+  historyBefore(threadId: string, beforeSeq: number, maxTurns: number): ProviderHistoryEntry[] {
+    const rows = this.#stmt.historyTurns.all(threadId, beforeSeq, maxTurns) as {
+      id: string;
+      provider_input: string;
+    }[];
+    const history: ProviderHistoryEntry[] = [];
+    for (const row of rows.reverse()) {
+      history.push({ role: "user", text: row.provider_input });
+      const answer = this.#stmt.finalAnswer.get(row.id) as { text: string } | undefined;
+      if (answer) history.push({ role: "assistant", text: answer.text });
+    }
+    return history;
+  }
+
+  // Messages
+
+  #nextSeq(threadId: string, now: string): number {
+    const row = this.#stmt.bumpThreadSeq.get(now, threadId) as { last_seq: number } | undefined;
+    if (!row) throw new Error(`Thread ${threadId} does not exist.`);
+    return row.last_seq;
+  }
+
+  insertAssistantMessage(input: {
+    id: string;
+    threadId: string;
+    turnId: string;
+    kind: "progress" | "answer" | "error";
+    text: string;
+    status: "streaming" | "complete" | "error";
+    now: string;
+  }): Message {
+    const seq = this.#nextSeq(input.threadId, input.now);
+    this.#stmt.insertMessage.run(
+      input.id,
+      input.threadId,
+      input.turnId,
+      seq,
+      "assistant",
+      input.kind,
+      input.text,
+      input.status,
+      input.now,
+    );
+    return this.getMessage(input.id)!;
+  }
+
+  getMessage(id: string): Message | null {
+    const row = this.#stmt.getMessage.get(id) as MessageRow | undefined;
+    return row ? toMessage(row) : null;
+  }
+
+  appendMessageText(id: string, chunk: string): void {
+    this.#stmt.appendMessageText.run(chunk, id);
+  }
+
+  setMessageStatus(id: string, status: "complete" | "error"): Message {
+    this.#stmt.setMessageStatus.run(status, id);
+    return this.getMessage(id)!;
+  }
+
+  streamingMessagesOfTurn(turnId: string): Message[] {
+    return (this.#stmt.streamingMessagesOfTurn.all(turnId) as MessageRow[]).map(toMessage);
+  }
+
+  /** Up to `limit` messages with seq < `beforeSeq` (null: the newest), oldest first. */
+  messagesBefore(threadId: string, beforeSeq: number | null, limit: number): MessageWindow {
+    const rows = this.#stmt.pageBefore.all(
+      threadId,
+      beforeSeq ?? Number.MAX_SAFE_INTEGER,
+      limit + 1,
+    ) as MessageRow[];
+    const hasOlder = rows.length > limit;
+    const page = rows.slice(0, limit).reverse().map(toMessage);
+    return { messages: page, hasOlder, hasNewer: false };
+  }
+
+  /** Up to `limit` messages with seq > `afterSeq`, oldest first. */
+  messagesAfter(threadId: string, afterSeq: number, limit: number): MessageWindow {
+    const rows = this.#stmt.pageAfter.all(threadId, afterSeq, limit + 1) as MessageRow[];
+    const hasNewer = rows.length > limit;
+    const page = rows.slice(0, limit).map(toMessage);
+    const first = page[0];
+    const hasOlder = first ? this.#hasMessageBefore(threadId, first.seq) : afterSeq > 0;
+    return { messages: page, hasOlder, hasNewer };
+  }
+
+  /**
+   * A window of `limit` messages containing `anchor`: about half older, the rest newer, shifted
+   * when one side runs out so the window stays full where the thread allows it.
+   */
+  messagesAround(anchor: Message, limit: number): MessageWindow {
+    const olderWanted = Math.floor((limit - 1) / 2);
+    // Fetch enough on each side to refill from the other when one side is short.
+    const older = (
+      this.#stmt.pageBefore.all(anchor.threadId, anchor.seq, limit) as MessageRow[]
+    ).reverse();
+    const newer = this.#stmt.pageAfter.all(anchor.threadId, anchor.seq, limit) as MessageRow[];
+    let olderTake = Math.min(olderWanted, older.length);
+    const newerTake = Math.min(newer.length, limit - 1 - olderTake);
+    olderTake = Math.min(older.length, limit - 1 - newerTake);
+    const olderPart = older.slice(older.length - olderTake);
+    const newerPart = newer.slice(0, newerTake);
+    const messages = [...olderPart.map(toMessage), anchor, ...newerPart.map(toMessage)];
+    return {
+      messages,
+      hasOlder: older.length > olderTake,
+      hasNewer: newer.length > newerTake,
+    };
+  }
+
+  #hasMessageBefore(threadId: string, seq: number): boolean {
+    return (this.#stmt.pageBefore.all(threadId, seq, 1) as MessageRow[]).length > 0;
+  }
+
+  /** Every message of the thread, oldest first, read lazily (for exports). */
+  *iterateMessages(threadId: string): Generator<Message> {
+    for (const row of this.#stmt.allMessages.iterate(threadId) as Iterable<MessageRow>) {
+      yield toMessage(row);
+    }
+  }
+
+  // User-input requests
+
+  insertUserInputRequest(input: {
+    id: string;
+    threadId: string;
+    turnId: string;
+    questions: UserInputQuestion[];
+    now: string;
+  }): UserInputRequest {
+    this.#stmt.insertUserInput.run(
+      input.id,
+      input.threadId,
+      input.turnId,
+      JSON.stringify(input.questions),
+      input.now,
+    );
+    return this.getUserInputRequest(input.id)!.request;
+  }
+
+  getUserInputRequest(id: string): UserInputRecord | null {
+    const row = this.#stmt.getUserInput.get(id) as UserInputRow | undefined;
+    return row ? toUserInput(row) : null;
+  }
+
+  pendingUserInput(threadId: string): UserInputRequest | null {
+    const row = this.#stmt.pendingUserInput.get(threadId) as UserInputRow | undefined;
+    return row ? toUserInput(row).request : null;
+  }
+
+  pendingUserInputIdsOfTurn(turnId: string): string[] {
+    return (this.#stmt.pendingUserInputOfTurn.all(turnId) as { id: string }[]).map((r) => r.id);
+  }
+
+  /** Marks a pending request answered or cancelled; false when it was not pending. */
+  resolveUserInputRequest(input: {
+    id: string;
+    status: "answered" | "cancelled";
+    answers: Record<string, string> | null;
+    now: string;
+  }): boolean {
+    const result = this.#stmt.resolveUserInput.run(
+      input.status,
+      input.answers === null ? null : JSON.stringify(input.answers),
+      input.now,
+      input.id,
+    );
+    return result.changes === 1;
+  }
+
+  // Events
+
+  /** Appends an event to the thread's log and returns its id (next in the thread's sequence). */
+  appendEvent(threadId: string, event: ServerEvent): number {
+    const row = this.#stmt.bumpEventId.get(threadId) as { last_event_id: number } | undefined;
+    if (!row) throw new Error(`Thread ${threadId} does not exist.`);
+    const messageId = event.type === "message.delta" ? event.messageId : null;
+    this.#stmt.insertEvent.run(
+      threadId,
+      row.last_event_id,
+      event.type,
+      messageId,
+      JSON.stringify(event),
+    );
+    return row.last_event_id;
+  }
+
+  /** Stored events with id > `afterId`, in order, at most `limit`. */
+  eventsAfter(threadId: string, afterId: number, limit: number): StoredEvent[] {
+    return (
+      this.#stmt.eventsAfter.all(threadId, afterId, limit) as { id: number; data: string }[]
+    ).map((row) => ({ id: row.id, event: JSON.parse(row.data) as ServerEvent }));
+  }
+
+  /** Drops the delta rows of a completed message: its message.completed event carries the text. */
+  deleteDeltaEvents(messageId: string): void {
+    this.#stmt.deleteDeltas.run(messageId);
+  }
+}
+
+function toTurn(row: TurnRow): Turn {
+  return {
+    id: row.id,
+    threadId: row.thread_id,
+    status: row.status,
+    error:
+      row.error_code === null ? null : { code: row.error_code, message: row.error_message ?? "" },
+    createdAt: row.created_at,
+    completedAt: row.completed_at,
+  };
+}
+
+function toMessage(row: MessageRow): Message {
+  return {
+    id: row.id,
+    threadId: row.thread_id,
+    turnId: row.turn_id,
+    role: row.role,
+    kind: row.kind,
+    text: row.text,
+    status: row.status,
+    seq: row.seq,
+    createdAt: row.created_at,
+  };
+}
+
+function toUserInput(row: UserInputRow): UserInputRecord {
+  return {
+    request: {
+      id: row.id,
+      threadId: row.thread_id,
+      turnId: row.turn_id,
+      questions: JSON.parse(row.questions) as UserInputQuestion[],
+      createdAt: row.created_at,
+    },
+    status: row.status,
+  };
+}
