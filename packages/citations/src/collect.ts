@@ -54,21 +54,26 @@ export function collectAssistantCitations(text: string): CollectedAssistantCitat
 }
 
 /**
- * Rebuilds `text` with every valid citation link replaced by `replace(link, index)`; all other
- * text is copied unchanged. Shared by the plain-text, render-as-text and provider transforms.
+ * Rebuilds `text` with every valid citation link replaced by `replace(link, index, links)`;
+ * all other text is copied unchanged. Shared by the plain-text, render-as-text and provider
+ * transforms. Linear in the text length plus the replacements' lengths.
  */
 export function replaceAssistantCitations(
   text: string,
-  replace: (link: CollectedAssistantCitation, index: number, before: string) => string,
+  replace: (
+    link: CollectedAssistantCitation,
+    index: number,
+    links: readonly CollectedAssistantCitation[],
+  ) => string,
 ): string {
   const links = collectAssistantCitations(text);
   if (links.length === 0) return text;
-  let output = "";
+  const parts: string[] = [];
   let cursor = 0;
   links.forEach((link, index) => {
-    output += text.slice(cursor, link.start);
-    output += replace(link, index, output);
+    parts.push(text.slice(cursor, link.start), replace(link, index, links));
     cursor = link.end;
   });
-  return output + text.slice(cursor);
+  parts.push(text.slice(cursor));
+  return parts.join("");
 }

@@ -1,0 +1,25 @@
+import type { AssistantCitation } from "./schema.ts";
+import { hasNonWhitespace } from "./schema.ts";
+
+/** Longest chip label before truncation, in UTF-16 code units (the ellipsis comes on top). */
+export const ASSISTANT_CITATION_CHIP_LABEL_MAX_LENGTH = 64;
+
+/**
+ * The short label of a citation chip: the comment when it is not blank, otherwise the quote;
+ * whitespace runs collapsed to one space and trimmed. Longer than 64 code units, it is cut to at
+ * most 64 units (never between the halves of a surrogate pair) followed by `…`.
+ */
+export function getAssistantCitationChipLabel(citation: AssistantCitation): string {
+  const source =
+    citation.comment !== undefined && hasNonWhitespace(citation.comment)
+      ? citation.comment
+      : citation.text;
+  const label = source.replace(/\s+/g, " ").trim();
+  const max = ASSISTANT_CITATION_CHIP_LABEL_MAX_LENGTH;
+  if (label.length <= max) return label;
+  let cut = max;
+  const last = label.charCodeAt(cut - 1);
+  // A high surrogate as the last kept unit would leave half a pair behind.
+  if (last >= 0xd800 && last <= 0xdbff) cut -= 1;
+  return `${label.slice(0, cut).trimEnd()}…`;
+}
