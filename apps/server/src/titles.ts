@@ -53,9 +53,13 @@ export function deriveBranchName(prompt: string): string {
     .replace(/\p{M}/gu, "")
     .replace(/[ßæœøđłþ]/g, (letter) => LETTER_SPELLINGS[letter] ?? "-")
     .replace(/[^a-z0-9]+/g, "-");
-  // Removing one occurrence can join two halves into a new one, hence the loop.
-  while (slug.includes(CITATION_SCHEME)) slug = slug.replaceAll(CITATION_SCHEME, "-");
-  slug = trimDashes(slug.replace(/-{2,}/g, "-"));
+  // Removing one occurrence (and collapsing the dashes left behind) can join two halves into a
+  // new one, hence the loop.
+  slug = slug.replace(/-{2,}/g, "-");
+  while (slug.includes(CITATION_SCHEME)) {
+    slug = slug.replaceAll(CITATION_SCHEME, "-").replace(/-{2,}/g, "-");
+  }
+  slug = trimDashes(slug);
   if (slug.length > BRANCH_NAME_MAX_LENGTH) {
     let cut = slug.slice(0, BRANCH_NAME_MAX_LENGTH);
     const lastDash = cut.lastIndexOf("-");
