@@ -5,6 +5,14 @@ import { type AssistantCitation, AssistantCitationSchema } from "./schema.ts";
 const QUERY_KEYS = ["text", "start", "end", "prefix", "suffix", "comment"] as const;
 type QueryKey = (typeof QUERY_KEYS)[number];
 
+const isQueryKey = (key: string): key is QueryKey =>
+  key === "text" ||
+  key === "start" ||
+  key === "end" ||
+  key === "prefix" ||
+  key === "suffix" ||
+  key === "comment";
+
 /** `start`/`end` on the wire: 1-16 plain ASCII digits (leading zeros allowed). */
 const OFFSET_PATTERN = /^[0-9]{1,16}$/;
 
@@ -36,22 +44,13 @@ function encodeFormComponent(value: string): string {
   );
 }
 
-/** Decodes a form component (`+` is a space); `null` for malformed percent-encoding or UTF-8. */
-function decodeFormComponent(value: string): string | null {
-  try {
-    return decodeURIComponent(value.replaceAll("+", " "));
-  } catch {
-    return null;
-  }
-}
-
-/** Decodes a path segment (`+` stays a plus); `null` for malformed percent-encoding or UTF-8. */
-function decodePathSegment(segment: string): string | null {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return null;
-  }
+/**
+ * Percent-decodes a form component (`+` is a space). Throws `URIError` on malformed
+ * percent-encoding or UTF-8; the parser catches it once per href.
+ */
+function decodeFormComponent(value: string): string {
+  if (!value.includes("%") && !value.includes("+")) return value;
+  return decodeURIComponent(value.replaceAll("+", " "));
 }
 
 function describeIssues(error: {
@@ -124,33 +123,26 @@ export function parseAssistantCitationHref(href: string): AssistantCitation | nu
 
   const segments = href.slice(ASSISTANT_CITATION_HREF_PREFIX.length, queryStart).split("/");
   if (segments.length !== 3) return null;
+  // A literal dot segment would be removed by URL normalization; the formatter writes `%2E`.
+  if (segments.some((segment) => segment === "." || segment === "..")) return null;
+
+  const values: Partial<Record<QueryKey, string>> = {};
   const ids: string[] = [];
-  for (const segment of segments) {
-    // A literal dot segment would be removed by URL normalization; the formatter writes `%2E`.
-    if (segment === "." || segment === "..") return null;
-    const decoded = decodePathSegment(segment);
-    if (decoded === null) return null;
-    ids.push(decoded);
+  try {
+    // Path segments keep `+` as a plus; only the query is form-encoded.
+    for (const segment of segments) ids.push(decodeURIComponent(segment));
+    for (const part of href.slice(queryStart + 1).split("&")) {
+      const equals = part.indexOf("=");
+      if (equals < 0) return null; // also rejects empty `&&` parts
+      const key = decodeFormComponent(part.slice(0, equals));
+      if (!isQueryKey(key) || values[key] !== undefined) return null;
+      values[key] = decodeFormComponent(part.slice(equals + 1));
+    }
+  } catch {
+    return null; // malformed percent-encoding or UTF-8 in the path or the query
   }
 
-  const values = new Map<QueryKey, string>();
-  for (const part of href.slice(queryStart + 1).split("&")) {
-    const equals = part.indexOf("=");
-    if (equals < 0) return null; // also rejects empty `&&` parts
-    const key = decodeFormComponent(part.slice(0, equals));
-    const value = decodeFormComponent(part.slice(equals + 1));
-    if (key === null || value === null) return null;
-    if (!(QUERY_KEYS as readonly string[]).includes(key)) return null;
-    if (values.has(key as QueryKey)) return null;
-    values.set(key as QueryKey, value);
-  }
-
-  const text = values.get("text");
-  const start = values.get("start");
-  const end = values.get("end");
-  const prefix = values.get("prefix");
-  const suffix = values.get("suffix");
-  const comment = values.get("comment");
+  const { text, start, end, prefix, suffix, comment } = values;
   if (text === undefined || prefix === undefined || suffix === undefined) return null;
   if (start === undefined || end === undefined) return null;
   if (!OFFSET_PATTERN.test(start) || !OFFSET_PATTERN.test(end)) return null;
