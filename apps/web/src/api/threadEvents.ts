@@ -1,0 +1,125 @@
+/**
+ * Subscribes to a thread's server-sent events with resumption and backoff.
+ *
+ * `EventSource` cannot set headers on its first request, so the resume point is passed as the
+ * `lastEventId` query parameter (the browser itself sends `Last-Event-ID` on its own retries).
+ * On any error the source is closed and reopened after an exponential backoff from the last
+ * event id actually received, so nothing is missed and the reducer drops anything replayed.
+ */
+import { type ServerEvent, ServerEventSchema } from "@app/protocol";
+import { threadEventsUrl } from "./client.ts";
+
+/** Connection state shown to the user ("Reconnecting…" while not open after a failure). */
+export type EventStreamStatus = "connecting" | "open" | "reconnecting";
+
+/** Callbacks and resume point for {@link subscribeThreadEvents}. */
+export type ThreadEventHandlers = {
+  /** Resume after this event id (from `GET /api/threads/:id`). */
+  lastEventId: number;
+  onEvent(eventId: number | null, event: ServerEvent): void;
+  onStatus(status: EventStreamStatus): void;
+  /** Called after a reconnect so the caller can refetch anything a gap could have hidden. */
+  onReconnected?(): void;
+};
+
+/** Minimal constructor shape so tests can pass a fake `EventSource`. */
+export type EventSourceFactory = (url: string) => EventSource;
+
+/** The event names the server may use; unnamed `message` events are accepted too. */
+const EVENT_TYPES: readonly ServerEvent["type"][] = [
+  "message.created",
+  "message.delta",
+  "message.completed",
+  "turn.updated",
+  "user_input.requested",
+  "user_input.resolved",
+  "thread.updated",
+];
+
+const BASE_DELAY_MS = 500;
+const MAX_DELAY_MS = 10_000;
+
+/** Delay before reconnect attempt `attempt` (0-based): 0.5 s doubling up to 10 s. */
+export function reconnectDelay(attempt: number): number {
+  return Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** Math.min(attempt, 10));
+}
+
+/** Parses one SSE payload; returns null (and warns) for anything that is not a known event. */
+export function parseServerEvent(data: string): ServerEvent | null {
+  let json: unknown;
+  try {
+    json = JSON.parse(data);
+  } catch {
+    console.warn("Ignoring a server event that is not JSON");
+    return null;
+  }
+  const parsed = ServerEventSchema.safeParse(json);
+  if (!parsed.success) {
+    console.warn("Ignoring an unknown server event", parsed.error.issues[0]?.message);
+    return null;
+  }
+  return parsed.data;
+}
+
+/** Opens the stream; returns a function that closes it for good. */
+export function subscribeThreadEvents(
+  threadId: string,
+  handlers: ThreadEventHandlers,
+  createSource: EventSourceFactory = (url) => new EventSource(url),
+): () => void {
+  let lastEventId = handlers.lastEventId;
+  let attempt = 0;
+  let source: EventSource | null = null;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let closed = false;
+  let hadFailure = false;
+
+  const handleMessage = (message: MessageEvent<string>) => {
+    const event = parseServerEvent(message.data);
+    if (event === null) return;
+    const id = message.lastEventId === "" ? null : Number(message.lastEventId);
+    const eventId = id !== null && Number.isSafeInteger(id) ? id : null;
+    if (eventId !== null) {
+      if (eventId <= lastEventId) return;
+      lastEventId = eventId;
+    }
+    handlers.onEvent(eventId, event);
+  };
+
+  const connect = () => {
+    timer = null;
+    if (closed) return;
+    const url = `${threadEventsUrl(threadId)}?lastEventId=${lastEventId}`;
+    const es = createSource(url);
+    source = es;
+    es.onopen = () => {
+      attempt = 0;
+      handlers.onStatus("open");
+      if (hadFailure) {
+        hadFailure = false;
+        handlers.onReconnected?.();
+      }
+    };
+    es.onmessage = handleMessage;
+    for (const type of EVENT_TYPES) es.addEventListener(type, handleMessage as EventListener);
+    es.onerror = () => {
+      if (closed || source !== es) return;
+      es.close();
+      source = null;
+      hadFailure = true;
+      handlers.onStatus("reconnecting");
+      timer = setTimeout(connect, reconnectDelay(attempt));
+      attempt += 1;
+    };
+  };
+
+  handlers.onStatus("connecting");
+  connect();
+
+  return () => {
+    closed = true;
+    if (timer !== null) clearTimeout(timer);
+    source?.close();
+    source = null;
+  };
+}

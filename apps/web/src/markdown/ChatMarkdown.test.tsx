@@ -1,0 +1,151 @@
+import { formatAssistantCitationHref, serializeAssistantCitation } from "@app/citations";
+import { render, screen, within } from "@testing-library/react";
+import Markdown from "react-markdown";
+import remarkGfm from "remark-gfm";
+import { describe, expect, it } from "vitest";
+import { ChatMarkdown, chatMarkdownComponents } from "./ChatMarkdown.tsx";
+import { markdownUrlTransform } from "./safeHref.ts";
+
+const citation = {
+  version: 1 as const,
+  environmentId: "env-1",
+  threadId: "thread-1",
+  messageId: "msg-1",
+  text: "the quoted sentence",
+  start: 10,
+  end: 29,
+  prefix: "before ",
+  suffix: " after",
+};
+
+function renderMarkdown(text: string) {
+  return render(<ChatMarkdown text={text} />).container.querySelector(".chat-markdown")!;
+}
+
+describe("ChatMarkdown elements", () => {
+  it("renders headings, lists, emphasis and GFM tables in a scroll container", () => {
+    const root = renderMarkdown(
+      "# Title\n\nSome **bold** text.\n\n- one\n- two\n\n| a | b |\n|---|---|\n| 1 | 2 |\n",
+    );
+    expect(screen.getByRole("heading", { level: 1, name: "Title" })).toBeInTheDocument();
+    expect(root.querySelector("strong")?.textContent).toBe("bold");
+    expect(screen.getAllByRole("listitem").map((li) => li.textContent)).toEqual(["one", "two"]);
+    const table = screen.getByRole("table");
+    expect(table.parentElement).toHaveClass("md-table-scroll");
+    expect(
+      within(table)
+        .getAllByRole("cell")
+        .map((c) => c.textContent),
+    ).toEqual(["1", "2"]);
+  });
+
+  it("renders fenced code with its language and a Copy code button outside the pre", () => {
+    const root = renderMarkdown("```ts\nconst x = 1;\n```\n");
+    const button = screen.getByRole("button", { name: "Copy code" });
+    expect(root.querySelector("pre code")?.textContent).toBe("const x = 1;\n");
+    expect(root.querySelector("pre")?.contains(button)).toBe(false);
+    expect(root.querySelector(".code-block__language")?.textContent).toBe("ts");
+  });
+
+  it("stamps block elements with their source offsets in the whole text", () => {
+    const text = "Intro paragraph.\n\n## Part\n\n- a\n- b\n";
+    const root = renderMarkdown(text);
+    const slices = [...root.querySelectorAll("[data-md-start]")].map((el) =>
+      text.slice(Number(el.getAttribute("data-md-start")), Number(el.getAttribute("data-md-end"))),
+    );
+    expect(slices).toEqual(["Intro paragraph.", "## Part", "- a\n- b", "- a", "- b"]);
+  });
+
+  it("opens http links in a new tab without an opener", () => {
+    renderMarkdown("See [docs](https://example.com/a?b=c) and <mailto:me@example.com>.");
+    const link = screen.getByRole("link", { name: "docs" });
+    expect(link).toHaveAttribute("href", "https://example.com/a?b=c");
+    expect(link).toHaveAttribute("target", "_blank");
+    expect(link).toHaveAttribute("rel", "noopener noreferrer");
+    expect(screen.getByRole("link", { name: "mailto:me@example.com" })).toHaveAttribute(
+      "href",
+      "mailto:me@example.com",
+    );
+  });
+});
+
+describe("ChatMarkdown safety", () => {
+  it("shows raw HTML as text and never creates script or img elements", () => {
+    const root = renderMarkdown(
+      'Hi <script>alert("x")</script> there\n\n<img src=x onerror="alert(1)">\n\n<div onclick="alert(2)">block</div>\n',
+    );
+    expect(root.querySelector("script, img, div[onclick], [onerror]")).toBeNull();
+    expect(root.textContent).toContain('<script>alert("x")</script>');
+    expect(root.textContent).toContain('<img src=x onerror="alert(1)">');
+  });
+
+  it("renders javascript:, data: and relative links as plain text", () => {
+    const root = renderMarkdown(
+      "[a](javascript:alert(1)) [b](JaVaScRiPt:alert(1)) [c](data:text/html,<b>x</b>) [d](/local) [e](#frag) <javascript:alert(3)> [f](java\tscript:alert(1))",
+    );
+    expect(root.querySelector("a")).toBeNull();
+    expect(root.textContent).toContain("a b c d e");
+  });
+
+  it("never loads images; a safe image becomes a link and an unsafe one plain text", () => {
+    const root = renderMarkdown(
+      "![pixel](https://tracker.example/p.gif) ![bad](javascript:alert(1))",
+    );
+    expect(root.querySelector("img")).toBeNull();
+    expect(screen.getByRole("link", { name: "Image: pixel" })).toHaveAttribute(
+      "href",
+      "https://tracker.example/p.gif",
+    );
+    expect(root.textContent).toContain("Image: bad");
+  });
+
+  it("renders a valid citation link as a non-interactive Assistant quote label", () => {
+    const root = renderMarkdown(`Look: ${serializeAssistantCitation(citation)} please`);
+    expect(root.querySelector("a")).toBeNull();
+    const label = root.querySelector(".citation-label")!;
+    expect(label.textContent).toBe("Assistant quotethe quoted sentence");
+    expect(label.getAttribute("data-assistant-citation-href")).toBe(
+      formatAssistantCitationHref(citation),
+    );
+  });
+
+  it("keeps a malformed citation link as its exact source text", () => {
+    const bad = "[Assistant quote](t3-citation://v2/e/t/m?text=x&start=0&end=1&prefix=&suffix=)";
+    const root = renderMarkdown(`x ${bad} y`);
+    expect(root.querySelector("a, .citation-label")).toBeNull();
+    expect(root.textContent).toBe(`x ${bad} y`);
+  });
+
+  it("does not treat a citation href under another label as a citation", () => {
+    const href = formatAssistantCitationHref(citation);
+    const root = renderMarkdown(`[click me](${href})`);
+    expect(root.querySelector("a, .citation-label")).toBeNull();
+    expect(root.textContent).toBe(`[click me](${href})`);
+  });
+});
+
+describe("ChatMarkdown block splitting", () => {
+  const documents = [
+    "# H\n\npara one\n\n- a\n\n- b\n\n1. x\n2. y\n\n> quote\n\n```js\nlet a;\n\n\nlet b;\n```\n\ntail",
+    "- item\n\n  continued paragraph\n\n- next\n\nafter",
+    "text with ref [x][r]\n\n[r]: https://example.com\n",
+    "| a |\n|---|\n| 1 |\n\nline  \nbreak\n\n---\n\n***end***",
+    "* outer\n  ```\n  code\n\n  more\n  ```\n* second",
+  ];
+
+  it.each(documents)("renders the same HTML as one unsplit document (%#)", (text) => {
+    const split = render(<ChatMarkdown text={text} />).container.querySelector(".chat-markdown")!;
+    const whole = render(
+      <Markdown
+        remarkPlugins={[remarkGfm]}
+        components={chatMarkdownComponents}
+        urlTransform={markdownUrlTransform}
+      >
+        {text}
+      </Markdown>,
+    ).container;
+    const strip = (html: string) =>
+      html.replace(/ data-md-(start|end)="\d+"/g, "").replace(/>\s+</g, "><");
+    expect(strip(split.innerHTML)).toBe(strip(whole.innerHTML));
+  });
+});

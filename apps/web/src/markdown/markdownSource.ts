@@ -1,0 +1,25 @@
+/**
+ * Context that lets Markdown element renderers see the exact source they were parsed from
+ * (react-markdown hands them hast nodes with positions relative to the rendered chunk).
+ */
+import { createContext, useContext } from "react";
+
+/** The chunk being rendered and where it starts in the whole message text. */
+export type MarkdownSourceValue = { source: string; offset: number };
+
+/** Provided by each rendered Markdown block. */
+export const MarkdownSourceContext = createContext<MarkdownSourceValue>({ source: "", offset: 0 });
+
+/** Minimal view of a hast node's position. */
+export type PositionedNode = {
+  position?: { start: { offset?: number }; end: { offset?: number } } | undefined;
+};
+
+/** The source text a node was parsed from, or null when positions are missing. */
+export function useNodeSource(node: PositionedNode | undefined): string | null {
+  const { source } = useContext(MarkdownSourceContext);
+  const start = node?.position?.start.offset;
+  const end = node?.position?.end.offset;
+  if (start === undefined || end === undefined) return null;
+  return source.slice(start, end);
+}

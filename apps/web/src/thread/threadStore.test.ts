@@ -1,0 +1,238 @@
+import type { Message, MessagePage, ServerEvent, Thread, Turn } from "@app/protocol";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  createThreadState,
+  orderedMessages,
+  type ThreadAction,
+  type ThreadState,
+  threadReducer,
+} from "./threadStore.ts";
+
+const thread: Thread = {
+  id: "t1",
+  environmentId: "env",
+  title: "New thread",
+  branchName: null,
+  createdAt: "2026-01-01T00:00:00.000Z",
+  updatedAt: "2026-01-01T00:00:00.000Z",
+  messageCount: 0,
+};
+
+function message(seq: number, overrides: Partial<Message> = {}): Message {
+  return {
+    id: `m${seq}`,
+    threadId: "t1",
+    turnId: `turn${Math.ceil(seq / 2)}`,
+    role: seq % 2 === 1 ? "user" : "assistant",
+    kind: seq % 2 === 1 ? "prompt" : "answer",
+    text: `text ${seq}`,
+    status: "complete",
+    seq,
+    createdAt: "2026-01-01T00:00:00.000Z",
+    ...overrides,
+  };
+}
+
+function turn(id: string, status: Turn["status"]): Turn {
+  return {
+    id,
+    threadId: "t1",
+    status,
+    error: status === "failed" ? { code: "provider_error", message: "boom" } : null,
+    createdAt: "2026-01-01T00:00:00.000Z",
+    completedAt: status === "completed" || status === "failed" ? "2026-01-01T00:00:01.000Z" : null,
+  };
+}
+
+function page(messages: Message[], nextCursor: string | null, turns: Turn[] = []): MessagePage {
+  return { messages, nextCursor, newerCursor: null, turns };
+}
+
+function loaded(): ThreadState {
+  return threadReducer(createThreadState(), {
+    type: "detail.loaded",
+    detail: { thread, activeTurn: null, pendingUserInput: null, lastEventId: 10 },
+  });
+}
+
+function run(state: ThreadState, actions: ThreadAction[]): ThreadState {
+  return actions.reduce(threadReducer, state);
+}
+
+const event = (eventId: number, e: ServerEvent): ThreadAction => ({
+  type: "event",
+  eventId,
+  event: e,
+});
+
+describe("threadReducer", () => {
+  it("orders a newest page and prepends older pages by seq", () => {
+    let state = threadReducer(loaded(), {
+      type: "page.loaded",
+      page: page([message(3), message(4)], "c2"),
+      position: "newest",
+    });
+    expect(state.olderCursor).toBe("c2");
+    expect(state.reachedStart).toBe(false);
+    state = threadReducer(state, {
+      type: "page.loaded",
+      page: page([message(1), message(2)], null),
+      position: "older",
+    });
+    expect(state.order).toEqual(["m1", "m2", "m3", "m4"]);
+    expect(state.reachedStart).toBe(true);
+    expect(state.olderCursor).toBeNull();
+  });
+
+  it("ignores duplicate messages and replayed events", () => {
+    const base = threadReducer(loaded(), {
+      type: "page.loaded",
+      page: page([message(1)], null),
+      position: "newest",
+    });
+    const created = event(11, {
+      type: "message.created",
+      message: message(2, { text: "", status: "streaming" }),
+    });
+    const once = run(base, [
+      created,
+      event(12, { type: "message.delta", messageId: "m2", offset: 0, delta: "Hi" }),
+    ]);
+    const twice = run(once, [
+      created,
+      event(12, { type: "message.delta", messageId: "m2", offset: 0, delta: "Hi" }),
+    ]);
+    expect(twice).toBe(once);
+    expect(orderedMessages(twice).map((m) => m.text)).toEqual(["text 1", "Hi"]);
+    expect(twice.lastEventId).toBe(12);
+  });
+
+  it("drops a delta whose offset is already covered and appends only the new tail of an overlap", () => {
+    const state = run(loaded(), [
+      event(11, {
+        type: "message.created",
+        message: message(2, { text: "", status: "streaming" }),
+      }),
+      event(12, { type: "message.delta", messageId: "m2", offset: 0, delta: "Hello" }),
+      // Same chunk again under a fresh id (e.g. a page fetched after the stream already had it).
+      event(13, { type: "message.delta", messageId: "m2", offset: 0, delta: "Hello" }),
+      event(14, { type: "message.delta", messageId: "m2", offset: 3, delta: "lo, world" }),
+    ]);
+    expect(state.messagesById.get("m2")?.text).toBe("Hello, world");
+  });
+
+  it("marks a message stale on a delta gap and repairs it on completion", () => {
+    let state = run(loaded(), [
+      event(11, {
+        type: "message.created",
+        message: message(2, { text: "", status: "streaming" }),
+      }),
+      event(12, { type: "message.delta", messageId: "m2", offset: 5, delta: "later" }),
+    ]);
+    expect(state.messagesById.get("m2")?.text).toBe("");
+    expect(state.staleMessageIds.has("m2")).toBe(true);
+    state = threadReducer(
+      state,
+      event(13, { type: "message.completed", message: message(2, { text: "early later" }) }),
+    );
+    expect(state.messagesById.get("m2")?.text).toBe("early later");
+    expect(state.staleMessageIds.size).toBe(0);
+  });
+
+  it("keeps a completed message when a stale streaming copy arrives later", () => {
+    const state = run(loaded(), [
+      { type: "page.loaded", page: page([message(2, { text: "done" })], null), position: "newest" },
+      event(11, {
+        type: "message.created",
+        message: message(2, { text: "", status: "streaming" }),
+      }),
+      event(12, { type: "message.delta", messageId: "m2", offset: 0, delta: "do" }),
+    ]);
+    expect(state.messagesById.get("m2")).toMatchObject({ text: "done", status: "complete" });
+  });
+
+  it("inserts messages that arrive out of order by seq", () => {
+    const state = run(loaded(), [
+      event(11, { type: "message.created", message: message(5) }),
+      event(12, { type: "message.created", message: message(3) }),
+      { type: "page.loaded", page: page([message(4), message(1)], null), position: "window" },
+    ]);
+    expect(state.order).toEqual(["m1", "m3", "m4", "m5"]);
+  });
+
+  it("keeps the order array identity when only text changes", () => {
+    const state = run(loaded(), [
+      event(11, {
+        type: "message.created",
+        message: message(2, { text: "", status: "streaming" }),
+      }),
+    ]);
+    const next = threadReducer(
+      state,
+      event(12, { type: "message.delta", messageId: "m2", offset: 0, delta: "a" }),
+    );
+    expect(next.order).toBe(state.order);
+    expect(next.messagesById).not.toBe(state.messagesById);
+  });
+
+  it("tracks the active turn, user input requests and thread updates", () => {
+    const request = {
+      id: "r1",
+      threadId: "t1",
+      turnId: "turn1",
+      questions: [{ id: "q", prompt: "Which?" }],
+      createdAt: "2026-01-01T00:00:00.000Z",
+    };
+    let state = run(loaded(), [
+      event(11, { type: "turn.updated", turn: turn("turn1", "running") }),
+      event(12, { type: "user_input.requested", request }),
+    ]);
+    expect(state.activeTurnId).toBe("turn1");
+    expect(state.pendingUserInput?.id).toBe("r1");
+    state = run(state, [
+      event(13, { type: "user_input.resolved", requestId: "r1" }),
+      event(14, { type: "turn.updated", turn: turn("turn1", "failed") }),
+      event(15, { type: "thread.updated", thread: { ...thread, title: "Renamed" } }),
+    ]);
+    expect(state.pendingUserInput).toBeNull();
+    expect(state.activeTurnId).toBeNull();
+    expect(state.turnsById.get("turn1")?.error?.message).toBe("boom");
+    expect(state.thread?.title).toBe("Renamed");
+  });
+
+  it("does not let an older page rewind a turn known from the stream", () => {
+    const state = run(loaded(), [
+      event(11, { type: "turn.updated", turn: turn("turn1", "completed") }),
+      { type: "page.loaded", page: page([], null, [turn("turn1", "running")]), position: "older" },
+    ]);
+    expect(state.turnsById.get("turn1")?.status).toBe("completed");
+    expect(state.activeTurnId).toBeNull();
+  });
+
+  it("adds the sent prompt and its turn", () => {
+    const state = threadReducer(loaded(), {
+      type: "turn.sent",
+      response: { turn: turn("turn9", "running"), message: message(17) },
+    });
+    expect(state.order).toEqual(["m17"]);
+    expect(state.activeTurnId).toBe("turn9");
+  });
+
+  it("converges to the same messages whatever order pages and events are applied in", () => {
+    const all = [1, 2, 3, 4, 5, 6, 7, 8].map((seq) => message(seq));
+    const actions: ThreadAction[] = [
+      { type: "page.loaded", page: page(all.slice(4), "c"), position: "newest" },
+      { type: "page.loaded", page: page(all.slice(0, 4), null), position: "older" },
+      event(11, { type: "message.created", message: all[6]! }),
+      event(12, { type: "message.completed", message: all[7]! }),
+    ];
+    fc.assert(
+      fc.property(fc.shuffledSubarray(actions, { minLength: actions.length }), (shuffled) => {
+        const state = run(loaded(), shuffled);
+        expect(state.order).toEqual(all.map((m) => m.id));
+        expect(orderedMessages(state)).toEqual(all);
+      }),
+    );
+  });
+});

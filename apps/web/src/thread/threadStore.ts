@@ -1,0 +1,253 @@
+/**
+ * The normalized, framework-free state of one open thread: messages by id ordered by `seq`,
+ * turns by id, the pending user-input request and paging cursors. `threadReducer` is pure and
+ * idempotent: replaying a page or an event (after a reconnect, or because a page fetched after
+ * `lastEventId` already contains its effect) never duplicates or rewinds anything.
+ */
+import type {
+  Message,
+  MessagePage,
+  SendTurnResponse,
+  ServerEvent,
+  Thread,
+  ThreadDetail,
+  Turn,
+  UserInputRequest,
+} from "@app/protocol";
+
+/** State of one thread view. `order` only changes identity when the set or order of ids changes. */
+export type ThreadState = {
+  thread: Thread | null;
+  messagesById: ReadonlyMap<string, Message>;
+  /** Message ids sorted by ascending `seq`. */
+  order: readonly string[];
+  turnsById: ReadonlyMap<string, Turn>;
+  activeTurnId: string | null;
+  pendingUserInput: UserInputRequest | null;
+  /** Cursor for the page just older than the oldest loaded message; null at the start of the thread. */
+  olderCursor: string | null;
+  /** True once a page told us there is nothing older (`nextCursor: null`). */
+  reachedStart: boolean;
+  /** Highest SSE event id applied; the event stream resumes after it. */
+  lastEventId: number;
+  /**
+   * Streaming messages whose deltas arrived with a gap (offset beyond the known text). The hook
+   * refetches them; `message.completed` also repairs them.
+   */
+  staleMessageIds: ReadonlySet<string>;
+};
+
+/** Everything that can change a {@link ThreadState}. */
+export type ThreadAction =
+  | { type: "detail.loaded"; detail: ThreadDetail }
+  /** `position: "newest"` replaces paging state; "older" prepends a `before=` page; "window" merges an around/after page. */
+  | { type: "page.loaded"; page: MessagePage; position: "newest" | "older" | "window" }
+  | { type: "event"; eventId: number | null; event: ServerEvent }
+  | { type: "turn.sent"; response: SendTurnResponse }
+  | { type: "userInput.answered"; requestId: string };
+
+/** An empty thread state. */
+export function createThreadState(): ThreadState {
+  return {
+    thread: null,
+    messagesById: new Map(),
+    order: [],
+    turnsById: new Map(),
+    activeTurnId: null,
+    pendingUserInput: null,
+    olderCursor: null,
+    reachedStart: false,
+    lastEventId: 0,
+    staleMessageIds: new Set(),
+  };
+}
+
+/** Pure reducer over {@link ThreadAction}s; returns the same object when nothing changed. */
+export function threadReducer(state: ThreadState, action: ThreadAction): ThreadState {
+  switch (action.type) {
+    case "detail.loaded": {
+      const { detail } = action;
+      let next: ThreadState = {
+        ...state,
+        thread: detail.thread,
+        pendingUserInput: detail.pendingUserInput,
+        lastEventId: Math.max(state.lastEventId, detail.lastEventId),
+      };
+      if (detail.activeTurn) next = applyTurn(next, detail.activeTurn);
+      return next;
+    }
+    case "page.loaded": {
+      const { page, position } = action;
+      let next = mergeMessages(state, page.messages);
+      for (const turn of page.turns) next = applyTurn(next, turn, { onlyIfUnknown: true });
+      if (position === "newest") {
+        next = { ...next, olderCursor: page.nextCursor, reachedStart: page.nextCursor === null };
+      } else if (position === "older") {
+        next = { ...next, olderCursor: page.nextCursor, reachedStart: page.nextCursor === null };
+      }
+      return next;
+    }
+    case "event": {
+      if (action.eventId !== null && action.eventId <= state.lastEventId) return state;
+      const next = applyEvent(state, action.event);
+      if (action.eventId === null || next.lastEventId >= action.eventId) return next;
+      return { ...next, lastEventId: action.eventId };
+    }
+    case "turn.sent": {
+      const next = mergeMessages(state, [action.response.message]);
+      return applyTurn(next, action.response.turn);
+    }
+    case "userInput.answered":
+      if (state.pendingUserInput?.id !== action.requestId) return state;
+      return { ...state, pendingUserInput: null };
+  }
+}
+
+function applyEvent(state: ThreadState, event: ServerEvent): ThreadState {
+  switch (event.type) {
+    case "message.created":
+    case "message.completed":
+      return mergeMessages(state, [event.message]);
+    case "message.delta":
+      return applyDelta(state, event.messageId, event.offset, event.delta);
+    case "turn.updated":
+      return applyTurn(state, event.turn);
+    case "user_input.requested":
+      return { ...state, pendingUserInput: event.request };
+    case "user_input.resolved":
+      if (state.pendingUserInput?.id !== event.requestId) return state;
+      return { ...state, pendingUserInput: null };
+    case "thread.updated":
+      return { ...state, thread: event.thread };
+  }
+}
+
+/**
+ * Appends a streamed chunk. `offset` is the length of the text before the chunk, so a chunk
+ * already covered by the known text is dropped, an overlapping one contributes only its tail,
+ * and one past the end (a gap) marks the message stale instead of corrupting it.
+ */
+function applyDelta(
+  state: ThreadState,
+  messageId: string,
+  offset: number,
+  delta: string,
+): ThreadState {
+  const message = state.messagesById.get(messageId);
+  if (message?.status !== "streaming") return state;
+  const known = message.text.length;
+  if (offset + delta.length <= known) return state;
+  if (offset > known) {
+    if (state.staleMessageIds.has(messageId)) return state;
+    const stale = new Set(state.staleMessageIds);
+    stale.add(messageId);
+    return { ...state, staleMessageIds: stale };
+  }
+  const text = message.text + delta.slice(known - offset);
+  const messagesById = new Map(state.messagesById);
+  messagesById.set(messageId, { ...message, text });
+  return { ...state, messagesById };
+}
+
+/** Which of two versions of a message to keep: a finished one beats a streaming one, longer text beats shorter. */
+function preferMessage(current: Message, incoming: Message): Message {
+  if (current.status !== "streaming" && incoming.status === "streaming") return current;
+  if (current.status === "streaming" && incoming.status === "streaming") {
+    return incoming.text.length >= current.text.length ? incoming : current;
+  }
+  return incoming;
+}
+
+function mergeMessages(state: ThreadState, incoming: readonly Message[]): ThreadState {
+  if (incoming.length === 0) return state;
+  let messagesById: Map<string, Message> | null = null;
+  let stale: Set<string> | null = null;
+  const added: Message[] = [];
+  for (const message of incoming) {
+    if (message.threadId !== (state.thread?.id ?? message.threadId)) continue;
+    const current = (messagesById ?? state.messagesById).get(message.id);
+    if (current === undefined) added.push(message);
+    const chosen = current === undefined ? message : preferMessage(current, message);
+    if (chosen === current || (current !== undefined && sameMessage(current, chosen))) continue;
+    messagesById ??= new Map(state.messagesById);
+    messagesById.set(message.id, chosen);
+    if (chosen.status !== "streaming" && state.staleMessageIds.has(message.id)) {
+      stale ??= new Set(state.staleMessageIds);
+      stale.delete(message.id);
+    }
+  }
+  if (messagesById === null) return state;
+  const order = added.length === 0 ? state.order : insertOrdered(state.order, added, messagesById);
+  return {
+    ...state,
+    messagesById,
+    order,
+    ...(stale === null ? {} : { staleMessageIds: stale }),
+  };
+}
+
+function sameMessage(a: Message, b: Message): boolean {
+  return a.text === b.text && a.status === b.status && a.kind === b.kind && a.seq === b.seq;
+}
+
+/** Inserts new ids by seq; the common cases (append newest, prepend an older page) stay linear. */
+function insertOrdered(
+  order: readonly string[],
+  added: readonly Message[],
+  byId: ReadonlyMap<string, Message>,
+): string[] {
+  const seqOf = (id: string) => byId.get(id)?.seq ?? 0;
+  const sortedAdded = [...added].sort((a, b) => a.seq - b.seq).map((m) => m.id);
+  const result: string[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < order.length && j < sortedAdded.length) {
+    const existing = order[i]!;
+    const fresh = sortedAdded[j]!;
+    if (seqOf(fresh) < seqOf(existing)) {
+      result.push(fresh);
+      j++;
+    } else {
+      result.push(existing);
+      i++;
+    }
+  }
+  while (i < order.length) result.push(order[i++]!);
+  while (j < sortedAdded.length) result.push(sortedAdded[j++]!);
+  return result;
+}
+
+function applyTurn(
+  state: ThreadState,
+  turn: Turn,
+  options: { onlyIfUnknown?: boolean } = {},
+): ThreadState {
+  const current = state.turnsById.get(turn.id);
+  // Pages can be older than the live stream: never let them rewind a turn we already track.
+  if (current !== undefined && options.onlyIfUnknown) return state;
+  const unchanged =
+    current !== undefined &&
+    current.status === turn.status &&
+    current.completedAt === turn.completedAt &&
+    current.error?.message === turn.error?.message;
+  let next = state;
+  if (!unchanged) {
+    const turnsById = new Map(state.turnsById);
+    turnsById.set(turn.id, turn);
+    next = { ...state, turnsById };
+  }
+  const running = turn.status === "running" || turn.status === "waiting_for_input";
+  if (running && next.activeTurnId !== turn.id) return { ...next, activeTurnId: turn.id };
+  if (!running && next.activeTurnId === turn.id) return { ...next, activeTurnId: null };
+  return next;
+}
+
+/** The loaded messages in order (a convenience for tests and copy; allocates). */
+export function orderedMessages(state: ThreadState): Message[] {
+  const result: Message[] = [];
+  for (const id of state.order) {
+    const message = state.messagesById.get(id);
+    if (message) result.push(message);
+  }
+  return result;
+}
