@@ -81,13 +81,10 @@ export function createDemoProvider(options: DemoProviderOptions = {}): ProviderA
     name: "demo",
     async runTurn(ctx: ProviderTurnContext): Promise<void> {
       throwIfAborted(ctx.signal);
-      const { userText } = splitCitationBlock(ctx.input);
-      const lower = userText.toLowerCase();
-      if (lower.includes("fail please")) {
+      const plan = planDemoTurn(ctx.input, ctx.history);
+      if (plan.fails) {
         throw new Error('Demo provider failed on purpose (the prompt contains "fail please").');
       }
-
-      const plan = planDemoTurn(ctx.input, ctx.history);
       for (const text of plan.progress) {
         await streamMessage(ctx, "progress", text, chunkDelayMs, chunkSize);
       }
@@ -104,6 +101,8 @@ export function createDemoProvider(options: DemoProviderOptions = {}): ProviderA
 
 /** The deterministic content of one demo turn. */
 export interface DemoTurnPlan {
+  /** The turn fails before writing anything ("fail please"). */
+  fails: boolean;
   progress: string[];
   asksUser: boolean;
   /** Builds the answer; `answers` are the user's replies when {@link asksUser} is true. */
@@ -127,6 +126,7 @@ export function planDemoTurn(
       : [];
   const citations = readCitationBlock(input);
   return {
+    fails: lower.includes("fail please"),
     progress,
     asksUser: lower.includes("ask me"),
     answer: (answers) => composeAnswer({ userText, turnNumber, citations, answers }),
