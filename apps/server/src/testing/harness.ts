@@ -1,0 +1,206 @@
+/**
+ * Test helpers: temporary data directories, a scriptable recording adapter, a server on
+ * 127.0.0.1:0 and a small SSE reader over fetch. Used by the server's tests and benchmarks only.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type AssistantCitation, serializeAssistantCitation } from "@app/citations";
+import { type RunningServer, type StartServerOptions, startServer } from "../main.ts";
+import type {
+  ProviderAdapter,
+  ProviderHistoryEntry,
+  ProviderTurnContext,
+} from "../providers/types.ts";
+
+/** A fresh temporary directory; remove it with {@link removeDir}. */
+export function makeTempDir(prefix = "chat-server-"): Promise<string> {
+  return mkdtemp(join(tmpdir(), prefix));
+}
+
+export function removeDir(dir: string): Promise<void> {
+  return rm(dir, { recursive: true, force: true });
+}
+
+/** What an adapter saw for one turn. */
+export interface RecordedTurn {
+  threadId: string;
+  turnId: string;
+  input: string;
+  history: ProviderHistoryEntry[];
+}
+
+/**
+ * An adapter that records every context it receives and then runs `script` (default: one
+ * answer message "Reply to turn N"). A legitimate test double for checking adapter input.
+ */
+export class RecordingAdapter implements ProviderAdapter {
+  readonly name = "recording";
+  readonly turns: RecordedTurn[] = [];
+  script: (ctx: ProviderTurnContext, index: number) => Promise<void>;
+
+  constructor(script?: (ctx: ProviderTurnContext, index: number) => Promise<void>) {
+    this.script =
+      script ??
+      (async (ctx, index) => {
+        const writer = ctx.startMessage("answer");
+        writer.append(`Reply to turn ${index + 1}`);
+        writer.complete();
+      });
+  }
+
+  async runTurn(ctx: ProviderTurnContext): Promise<void> {
+    const index = this.turns.length;
+    this.turns.push({
+      threadId: ctx.threadId,
+      turnId: ctx.turnId,
+      input: ctx.input,
+      history: ctx.history.map((entry) => ({ ...entry })),
+    });
+    await this.script(ctx, index);
+  }
+}
+
+/** A running test server plus its data directory and small request helpers. */
+export interface TestServer extends RunningServer {
+  dataDir: string;
+  /** fetch relative to the server URL. */
+  request(path: string, init?: RequestInit): Promise<Response>;
+  /** POST JSON and return the response. */
+  post(path: string, body: unknown, headers?: Record<string, string>): Promise<Response>;
+  /** GET and parse JSON (throws on a non-2xx status). */
+  getJson<T = unknown>(path: string): Promise<T>;
+}
+
+/** Starts a server on 127.0.0.1 with a random port; `dataDir` defaults to a new temp dir. */
+export async function startTestServer(
+  options: StartServerOptions & { dataDir?: string } = {},
+): Promise<TestServer> {
+  const dataDir = options.dataDir ?? (await makeTempDir());
+  const running = await startServer({
+    env: {},
+    host: "127.0.0.1",
+    port: 0,
+    webDist: join(dataDir, "no-web-dist"),
+    workspaceDir: dataDir,
+    ...options,
+    dataDir,
+  });
+  const request = (path: string, init?: RequestInit) => fetch(`${running.url}${path}`, init);
+  return {
+    ...running,
+    dataDir,
+    request,
+    post: (path, body, headers = {}) =>
+      request(path, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body: JSON.stringify(body),
+      }),
+    getJson: async <T>(path: string) => {
+      const res = await request(path);
+      if (!res.ok) throw new Error(`GET ${path} -> ${res.status}: ${await res.text()}`);
+      return (await res.json()) as T;
+    },
+  };
+}
+
+/** One parsed server-sent event. */
+export interface SseEvent {
+  id: string | null;
+  event: string | null;
+  data: string;
+}
+
+/**
+ * Opens an SSE stream and collects events until `until(events)` is true, then disconnects.
+ * `lastEventId` is sent as the `Last-Event-ID` header.
+ */
+export async function collectSse(
+  url: string,
+  options: {
+    lastEventId?: string;
+    headers?: Record<string, string>;
+    until: (events: SseEvent[]) => boolean;
+    onOpen?: () => void | Promise<void>;
+  },
+): Promise<SseEvent[]> {
+  const controller = new AbortController();
+  const headers: Record<string, string> = { accept: "text/event-stream", ...options.headers };
+  if (options.lastEventId !== undefined) headers["last-event-id"] = options.lastEventId;
+  const res = await fetch(url, { headers, signal: controller.signal });
+  if (!res.ok || !res.body) throw new Error(`SSE ${url} -> ${res.status}: ${await res.text()}`);
+  const events: SseEvent[] = [];
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  let opened = false;
+  try {
+    while (!options.until(events)) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += value;
+      if (!opened) {
+        opened = true;
+        await options.onOpen?.();
+      }
+      let end = buffer.indexOf("\n\n");
+      while (end !== -1) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const parsed = parseSseBlock(block);
+        if (parsed) events.push(parsed);
+        end = buffer.indexOf("\n\n");
+      }
+    }
+  } finally {
+    controller.abort();
+    await reader.cancel().catch(() => undefined);
+  }
+  return events;
+}
+
+function parseSseBlock(block: string): SseEvent | null {
+  let id: string | null = null;
+  let event: string | null = null;
+  const data: string[] = [];
+  for (const line of block.split("\n")) {
+    if (line.startsWith(":") || line === "") continue;
+    const colon = line.indexOf(":");
+    const field = colon === -1 ? line : line.slice(0, colon);
+    const value = colon === -1 ? "" : line.slice(colon + 1).replace(/^ /, "");
+    if (field === "id") id = value;
+    else if (field === "event") event = value;
+    else if (field === "data") data.push(value);
+  }
+  return data.length === 0 && event === null ? null : { id, event, data: data.join("\n") };
+}
+
+/** A valid citation link with overridable fields. */
+export function citationLink(overrides: Partial<AssistantCitation> = {}): string {
+  return serializeAssistantCitation({
+    version: 1,
+    environmentId: "env-1",
+    threadId: "thread-1",
+    messageId: "message-1",
+    text: "quoted text",
+    start: 0,
+    end: 11,
+    prefix: "",
+    suffix: "",
+    ...overrides,
+  });
+}
+
+/** Polls `check` every 10 ms until it returns a value that is not undefined (max `timeoutMs`). */
+export async function waitFor<T>(
+  check: () => T | undefined | Promise<T | undefined>,
+  timeoutMs = 10_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error("waitFor: condition not met in time");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
