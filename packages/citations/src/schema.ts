@@ -28,29 +28,34 @@ export function hasNonWhitespace(value: string): boolean {
   return /\S/.test(value);
 }
 
-const wellFormed = (field: string) =>
-  [
-    isWellFormedUtf16,
-    { error: `${field} must be well-formed UTF-16 (no lone surrogates)` },
-  ] as const;
+/**
+ * A string limited in UTF-16 code units (`value.length`). Zod 4's own `.min()`/`.max()` count
+ * code points, which would let an emoji-heavy quote exceed the wire limits, so the bounds are
+ * refinements here.
+ */
+function utf16String(field: string, minimum: number, maximum: number) {
+  return z
+    .string()
+    .refine((value) => value.length >= minimum, {
+      error:
+        minimum === 1
+          ? `${field} must not be empty`
+          : `${field} must be at least ${minimum} UTF-16 code units`,
+    })
+    .refine((value) => value.length <= maximum, {
+      error: `${field} must be at most ${maximum} UTF-16 code units`,
+    })
+    .refine(isWellFormedUtf16, {
+      error: `${field} must be well-formed UTF-16 (no lone surrogates)`,
+    });
+}
 
 const idSchema = (field: string) =>
-  z
-    .string()
-    .min(1, { error: `${field} must not be empty` })
-    .max(ASSISTANT_CITATION_MAX_ID_LENGTH, {
-      error: `${field} must be at most ${ASSISTANT_CITATION_MAX_ID_LENGTH} UTF-16 code units`,
-    })
-    .refine(hasNonWhitespace, { error: `${field} must not be blank` })
-    .refine(...wellFormed(field));
+  utf16String(field, 1, ASSISTANT_CITATION_MAX_ID_LENGTH).refine(hasNonWhitespace, {
+    error: `${field} must not be blank`,
+  });
 
-const contextSchema = (field: string) =>
-  z
-    .string()
-    .max(ASSISTANT_CITATION_CONTEXT_LENGTH, {
-      error: `${field} must be at most ${ASSISTANT_CITATION_CONTEXT_LENGTH} UTF-16 code units`,
-    })
-    .refine(...wellFormed(field));
+const contextSchema = (field: string) => utf16String(field, 0, ASSISTANT_CITATION_CONTEXT_LENGTH);
 
 const offsetSchema = (field: string) =>
   z.int({ error: `${field} must be a safe integer` }).min(0, {
@@ -69,25 +74,14 @@ export const AssistantCitationSchema = z
     environmentId: idSchema("environmentId"),
     threadId: idSchema("threadId"),
     messageId: idSchema("messageId"),
-    text: z
-      .string()
-      .min(1, { error: "text must not be empty" })
-      .max(ASSISTANT_CITATION_MAX_TEXT_LENGTH, {
-        error: `text must be at most ${ASSISTANT_CITATION_MAX_TEXT_LENGTH} UTF-16 code units`,
-      })
-      .refine(hasNonWhitespace, { error: "text must contain a non-whitespace character" })
-      .refine(...wellFormed("text")),
+    text: utf16String("text", 1, ASSISTANT_CITATION_MAX_TEXT_LENGTH).refine(hasNonWhitespace, {
+      error: "text must contain a non-whitespace character",
+    }),
     start: offsetSchema("start"),
     end: offsetSchema("end"),
     prefix: contextSchema("prefix"),
     suffix: contextSchema("suffix"),
-    comment: z
-      .string()
-      .max(ASSISTANT_CITATION_MAX_COMMENT_LENGTH, {
-        error: `comment must be at most ${ASSISTANT_CITATION_MAX_COMMENT_LENGTH} UTF-16 code units`,
-      })
-      .refine(...wellFormed("comment"))
-      .optional(),
+    comment: utf16String("comment", 0, ASSISTANT_CITATION_MAX_COMMENT_LENGTH).optional(),
   })
   .refine((citation) => citation.end > citation.start, {
     error: "end must be greater than start",
