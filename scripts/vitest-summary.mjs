@@ -5,15 +5,29 @@ import { mkdirSync, readFileSync } from "node:fs";
 
 mkdirSync("test-results", { recursive: true });
 const out = "test-results/vitest.json";
-const args = ["exec", "vitest", "run", "--config", "vitest.workspace.ts", "--reporter=default",
-  "--reporter=json", `--outputFile.json=${out}`, ...process.argv.slice(2)];
+const args = [
+  "exec",
+  "vitest",
+  "run",
+  "--config",
+  "vitest.workspace.ts",
+  "--reporter=default",
+  "--reporter=json",
+  `--outputFile.json=${out}`,
+  ...process.argv.slice(2),
+];
 const run = spawnSync("pnpm", args, { stdio: "inherit" });
 let summary = "vitest: no report written";
 try {
   const r = JSON.parse(readFileSync(out, "utf8"));
-  summary = `vitest: ${r.numPassedTests} passed, ${r.numFailedTests} failed` +
+  summary =
+    `vitest: ${r.numPassedTests} passed, ${r.numFailedTests} failed` +
     (r.numPendingTests ? `, ${r.numPendingTests} skipped` : "");
-  if (r.numTotalTests === 0) { console.log(summary); console.error("No unit test ran."); process.exit(1); }
+  if (r.numTotalTests === 0) {
+    console.log(summary);
+    console.error("No unit test ran.");
+    process.exit(1);
+  }
 } catch {}
 console.log(summary);
 process.exit(run.status ?? 1);

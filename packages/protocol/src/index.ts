@@ -5,7 +5,11 @@
 import { z } from "zod";
 
 export const ErrorBodySchema = z.object({
-  error: z.object({ code: z.string(), message: z.string(), details: z.record(z.string(), z.unknown()).optional() }),
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    details: z.record(z.string(), z.unknown()).optional(),
+  }),
 });
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
@@ -123,7 +127,11 @@ export const UserInputAnswerBodySchema = z
 export type UserInputAnswerBody = z.infer<typeof UserInputAnswerBodySchema>;
 
 /** `GET /api/threads/:threadId/turns/:turnId/provider-input`: exactly what the model saw. */
-export const ProviderInputSchema = z.object({ turnId: z.string(), input: z.string(), length: z.number().int() });
+export const ProviderInputSchema = z.object({
+  turnId: z.string(),
+  input: z.string(),
+  length: z.number().int(),
+});
 
 /** `GET /api/files?query=<text>&limit=<n>`: workspace files for the composer's `@` typeahead. */
 export const FileListSchema = z.object({ files: z.array(z.string()) });
@@ -136,7 +144,12 @@ export const FileListSchema = z.object({ files: z.array(z.string()) });
  */
 export const ServerEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("message.created"), message: MessageSchema }),
-  z.object({ type: z.literal("message.delta"), messageId: z.string(), offset: z.number().int(), delta: z.string() }),
+  z.object({
+    type: z.literal("message.delta"),
+    messageId: z.string(),
+    offset: z.number().int(),
+    delta: z.string(),
+  }),
   z.object({ type: z.literal("message.completed"), message: MessageSchema }),
   z.object({ type: z.literal("turn.updated"), turn: TurnSchema }),
   z.object({ type: z.literal("user_input.requested"), request: UserInputRequestSchema }),
