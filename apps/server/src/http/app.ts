@@ -59,14 +59,17 @@ export function createApp(deps: AppDependencies): Hono {
     "/api/*",
     bodyLimit({
       maxSize: MAX_BODY_BYTES,
-      onError: (c) =>
-        errorResponse(
+      onError: (c) => {
+        // The unread rest of the body makes the connection unusable for another request.
+        c.header("Connection", "close");
+        return errorResponse(
           c,
           413,
           "payload_too_large",
           `The request body is larger than ${MAX_BODY_BYTES} bytes.`,
           { limit: MAX_BODY_BYTES },
-        ),
+        );
+      },
     }),
   );
 

@@ -1,0 +1,96 @@
+import type { MessagePage, Thread, ThreadDetail } from "@app/protocol";
+import { describe, expect, it } from "vitest";
+import type { ProviderTurnContext } from "./providers/types.ts";
+import {
+  citationLink,
+  makeTempDir,
+  RecordingAdapter,
+  removeDir,
+  startTestServer,
+  waitFor,
+} from "./testing/harness.ts";
+
+describe("restart", () => {
+  it("keeps threads, messages, provider inputs, event ids and the environment id", async () => {
+    const dataDir = await makeTempDir();
+    try {
+      const first = await startTestServer({ adapter: new RecordingAdapter(), dataDir });
+      const thread = (await (await first.post("/api/threads", {})).json()) as Thread;
+      const input = `Keep ${citationLink({ text: "this quote" })} safe`;
+      const sent = (await (
+        await first.post(`/api/threads/${thread.id}/turns`, { input })
+      ).json()) as {
+        turn: { id: string };
+      };
+      await first.provider.whenIdle();
+      const detailBefore = await first.getJson<ThreadDetail>(`/api/threads/${thread.id}`);
+      const pageBefore = await first.getJson<MessagePage>(`/api/threads/${thread.id}/messages`);
+      const providerBefore = await first.getJson(
+        `/api/threads/${thread.id}/turns/${sent.turn.id}/provider-input`,
+      );
+      await first.close();
+
+      const second = await startTestServer({ adapter: new RecordingAdapter(), dataDir });
+      try {
+        expect(second.environmentId).toBe(first.environmentId);
+        expect(await second.getJson(`/api/threads/${thread.id}`)).toEqual(detailBefore);
+        expect(await second.getJson(`/api/threads/${thread.id}/messages`)).toEqual(pageBefore);
+        expect(pageBefore.messages[0]!.text).toBe(input);
+        expect(
+          await second.getJson(`/api/threads/${thread.id}/turns/${sent.turn.id}/provider-input`),
+        ).toEqual(providerBefore);
+        expect((await second.getJson<{ threads: Thread[] }>("/api/threads")).threads).toHaveLength(
+          1,
+        );
+
+        // New events continue the same per-thread sequence.
+        await second.post(`/api/threads/${thread.id}/turns`, { input: "after restart" });
+        await second.provider.whenIdle();
+        const detailAfter = await second.getJson<ThreadDetail>(`/api/threads/${thread.id}`);
+        expect(detailAfter.lastEventId).toBeGreaterThan(detailBefore.lastEventId);
+        expect(detailAfter.thread.messageCount).toBe(4);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await removeDir(dataDir);
+    }
+  });
+
+  it("marks a turn cut off by shutdown as failed, visibly, and keeps the prompt", async () => {
+    const dataDir = await makeTempDir();
+    try {
+      let started: ProviderTurnContext | null = null;
+      const stuck = new RecordingAdapter(async (ctx) => {
+        started = ctx;
+        ctx.startMessage("answer").append("half an ans");
+        await new Promise((_, reject) =>
+          ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason)),
+        );
+      });
+      const first = await startTestServer({ adapter: stuck, dataDir });
+      const thread = (await (await first.post("/api/threads", {})).json()) as Thread;
+      await first.post(`/api/threads/${thread.id}/turns`, { input: "never finishes" });
+      await waitFor(() => (started ? true : undefined));
+      await first.close();
+
+      const second = await startTestServer({ adapter: new RecordingAdapter(), dataDir });
+      try {
+        const page = await second.getJson<MessagePage>(`/api/threads/${thread.id}/messages`);
+        expect(page.messages.map((m) => [m.kind, m.status])).toEqual([
+          ["prompt", "complete"],
+          ["answer", "error"],
+          ["error", "complete"],
+        ]);
+        expect(page.messages[0]!.text).toBe("never finishes");
+        expect(page.turns[0]).toMatchObject({ status: "failed", error: { code: "cancelled" } });
+        const detail = await second.getJson<ThreadDetail>(`/api/threads/${thread.id}`);
+        expect(detail.activeTurn).toBeNull();
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await removeDir(dataDir);
+    }
+  });
+});
