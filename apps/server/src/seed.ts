@@ -55,8 +55,13 @@ function answerText(n: number): string {
     seededAnswerLead(n),
     `Here is the **short version** for ${topic}: keep the _hot path_ small and measure \`p50\` first.`,
     "- read the data once\n- keep an index for every query you page through\n- batch writes in one transaction",
-    "```ts\n" + `const turn${n} = await api.sendTurn(threadId, "step ${n}");\n` + "```",
-    "| Step | Cost |\n| --- | ---: |\n" + `| parse | ${n % 7} ms |\n| store | ${n % 5} ms |`,
+    ["```ts", `const turn${n} = await api.sendTurn(threadId, "step ${n}");`, "```"].join("\n"),
+    [
+      "| Step | Cost |",
+      "| --- | ---: |",
+      `| parse | ${n % 7} ms |`,
+      `| store | ${n % 5} ms |`,
+    ].join("\n"),
   ].join("\n\n");
 }
 
