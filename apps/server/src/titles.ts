@@ -95,9 +95,16 @@ const graphemeSegmenter =
     ? new Intl.Segmenter("en", { granularity: "grapheme" })
     : null;
 
-function graphemes(text: string): string[] {
-  if (graphemeSegmenter === null) return [...text];
-  return Array.from(graphemeSegmenter.segment(text), (segment) => segment.segment);
+/**
+ * Grapheme clusters of `text`, lazily. Segmenting a whole 120,000-character prompt with ICU is
+ * slow (seconds), and a title only ever needs its first few dozen clusters.
+ */
+function* graphemes(text: string): Generator<string> {
+  if (graphemeSegmenter === null) {
+    yield* text;
+    return;
+  }
+  for (const segment of graphemeSegmenter.segment(text)) yield segment.segment;
 }
 
 function codePointLength(text: string): number {
@@ -110,6 +117,9 @@ function codePointLength(text: string): number {
 function truncateGraphemes(text: string, max: number): string {
   if (codePointLength(text) <= max) return text;
   const budget = max - 1;
+  // Only a bounded prefix can contribute: `budget` code points take at most 2 * budget units.
+  // A cluster cut at this bound is already over the budget, so the result is unchanged.
+  text = text.slice(0, 16 * max);
   let kept = "";
   let used = 0;
   for (const cluster of graphemes(text)) {
