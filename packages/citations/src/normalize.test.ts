@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import {
   buildNormalizedRenderedText,
   isRenderedWhitespaceCode,
+  normalizedLengthOf,
   normalizedRangeToRaw,
   normalizeRenderedText,
   rawOffsetToNormalized,
@@ -44,6 +45,28 @@ describe("normalizeRenderedText", () => {
     fc.assert(
       fc.property(fc.oneof(renderedText, fc.string({ unit: "binary" })), (text) => {
         expect(normalizeRenderedText(text)).toBe(text.replace(/\s+/g, " "));
+      }),
+    );
+  });
+});
+
+describe("normalizedLengthOf", () => {
+  it("counts the normalized units before a raw offset without building the string", () => {
+    expect(normalizedLengthOf("a \t\n b")).toBe(3);
+    expect(normalizedLengthOf("a \t\n b", 3)).toBe(2); // a run cut by the offset keeps its space
+    expect(normalizedLengthOf("a \t\n b", 1)).toBe(1);
+    expect(normalizedLengthOf("ab", 99)).toBe(2);
+    expect(normalizedLengthOf("ab", -1)).toBe(0);
+  });
+
+  it("equals the length of the normalized head for any text and offset", () => {
+    fc.assert(
+      fc.property(renderedText, fc.nat(), (text, offset) => {
+        const end = offset % (text.length + 1);
+        expect(normalizedLengthOf(text, end)).toBe(
+          normalizeRenderedText(text.slice(0, end)).length,
+        );
+        expect(normalizedLengthOf(text)).toBe(normalizeRenderedText(text).length);
       }),
     );
   });

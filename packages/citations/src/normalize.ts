@@ -17,6 +17,26 @@ export function normalizeRenderedText(text: string): string {
   return text.replace(CHANGING_WHITESPACE_RUN, " ");
 }
 
+// Runs of two or more units are the only places where the normalized text is shorter.
+const COLLAPSING_RUN = /\s\s+/g;
+
+/**
+ * `normalizeRenderedText(text.slice(0, rawEnd)).length`, computed without building the string:
+ * only runs of two or more whitespace units shorten the text. `rawEnd` defaults to the whole
+ * text and is clamped to it. Linear time.
+ */
+export function normalizedLengthOf(text: string, rawEnd: number = text.length): number {
+  const end = Math.min(Math.max(Math.trunc(rawEnd) || 0, 0), text.length);
+  // Scanning only the head also shortens a run cut by `end` to its part before `end`.
+  const head = end === text.length ? text : text.slice(0, end);
+  let collapsed = 0;
+  COLLAPSING_RUN.lastIndex = 0;
+  for (let run = COLLAPSING_RUN.exec(head); run !== null; run = COLLAPSING_RUN.exec(head)) {
+    collapsed += run[0].length - 1;
+  }
+  return end - collapsed;
+}
+
 /**
  * Whether one UTF-16 code unit is JavaScript whitespace, exactly as `/\s/` decides.
  * Every `\s` character is in the BMP, so a single unit is always enough.

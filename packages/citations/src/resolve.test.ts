@@ -140,6 +140,34 @@ describe("findAssistantCitationText", () => {
     ).toEqual({ status: "found", start: 3, end: 9 });
   });
 
+  it("stays correct when a self-overlapping quote has too many candidates to check one by one", () => {
+    // Every position of the long run is a candidate, which sends the search to its fallback.
+    const rendered = `x${"a".repeat(50_000)}y`;
+    const quote = { text: "a".repeat(20), start: 0, end: 0, prefix: "x", suffix: "" };
+    expect(findAssistantCitationText(rendered, quote)).toEqual({
+      status: "found",
+      start: 1,
+      end: 21,
+    });
+    expect(findAssistantCitationText(rendered, { ...quote, prefix: "", suffix: "y" })).toEqual({
+      status: "found",
+      start: 50_000 - 19,
+      end: 50_001,
+    });
+    expect(findAssistantCitationText(rendered, { ...quote, prefix: "" })).toEqual({
+      status: "ambiguous",
+      count: 50_000 - 19,
+    });
+    const spaced = `${"a ".repeat(30_000)}b`;
+    expect(findAssistantCitationText(spaced, { ...quote, text: "a\ta  a", prefix: "" })).toEqual({
+      status: "ambiguous",
+      count: 30_000 - 2,
+    });
+    expect(
+      findAssistantCitationText(spaced, { ...quote, text: "a\ta  a", prefix: "", suffix: " b" }),
+    ).toEqual({ status: "found", start: 60_000 - 6, end: 60_000 - 1 });
+  });
+
   it("treats regex metacharacters literally", () => {
     const rendered = "match a.*b here, then (x) and $1 and $& and \\d+ [z]";
     for (const quote of ["a.*b", "(x)", "$1", "$&", "\\d+", "[z]"]) {

@@ -1,0 +1,54 @@
+/**
+ * Resolving a quote in a 1,000,000-character rendered text, plus the selection-side helpers the
+ * web app runs on the same text.
+ */
+import { bench, describe } from "vitest";
+import { buildNormalizedRenderedText, normalizeRenderedText } from "../src/normalize.ts";
+import { findAssistantCitationText } from "../src/resolve.ts";
+import { createAssistantCitationSelector } from "../src/selector.ts";
+import { renderedWithNearMisses, renderedWithRepeats } from "./fixtures.ts";
+
+const QUOTE = "the quick brown fox jumps over the lazy dog by the river";
+const nearMisses = renderedWithNearMisses(QUOTE, 10_000, 1_000_000);
+const repeats = renderedWithRepeats(QUOTE, 10_000, 1_000_000);
+
+// Guard the fixtures: the expected outcome and sizes, checked once before measuring.
+for (const [name, { rendered, selector }] of [
+  ["near misses", nearMisses],
+  ["repeats", repeats],
+] as const) {
+  const result = findAssistantCitationText(rendered, selector);
+  if (rendered.length < 990_000 || rendered.length > 1_000_000) {
+    throw new Error(`${name}: rendered text is ${rendered.length} characters`);
+  }
+  if (result.status !== "found" || result.start !== selector.start) {
+    throw new Error(`${name}: expected found at ${selector.start}, got ${JSON.stringify(result)}`);
+  }
+}
+
+const options = { time: 1000, warmupTime: 200 };
+
+describe("resolve: 1M rendered text", () => {
+  bench(
+    "10,000 near-miss occurrences",
+    () => void findAssistantCitationText(nearMisses.rendered, nearMisses.selector),
+    options,
+  );
+  bench(
+    "10,000 exact occurrences, found by context",
+    () => void findAssistantCitationText(repeats.rendered, repeats.selector),
+    options,
+  );
+});
+
+describe("selection helpers: 1M rendered text", () => {
+  const { rendered } = nearMisses;
+  const rawStart = rendered.indexOf(QUOTE);
+  bench("normalizeRenderedText", () => void normalizeRenderedText(rendered), options);
+  bench(
+    "createAssistantCitationSelector",
+    () => void createAssistantCitationSelector(rendered, rawStart, rawStart + QUOTE.length),
+    options,
+  );
+  bench("buildNormalizedRenderedText", () => void buildNormalizedRenderedText(rendered), options);
+});

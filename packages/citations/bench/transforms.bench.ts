@@ -1,0 +1,46 @@
+/**
+ * collect / expand / plain text on a realistic 120,000-character prompt and on adversarial
+ * inputs of 200,000 and 400,000 characters (the pair shows linear scaling), each against the
+ * `new URL` + regex + zod baseline in the same run.
+ */
+import { bench, describe } from "vitest";
+import { collectAssistantCitations } from "../src/collect.ts";
+import { expandAssistantCitationsForProvider } from "../src/expandForProvider.ts";
+import { assistantCitationsToPlainText } from "../src/plainText.ts";
+import { baselineCollect, baselineExpand, baselinePlainText } from "./baseline.ts";
+import { adversarialPrompt, promptWithCitations } from "./fixtures.ts";
+
+const prompt = promptWithCitations(120_000, 50);
+const adversarial200k = adversarialPrompt(200_000);
+const adversarial400k = adversarialPrompt(400_000);
+
+// Guard the fixtures so a change in them cannot silently make the numbers meaningless.
+if (prompt.length !== 120_000) throw new Error(`prompt is ${prompt.length} characters`);
+if (collectAssistantCitations(prompt).length !== 50) throw new Error("prompt must hold 50 links");
+if (baselineCollect(prompt).length !== 50) throw new Error("baseline must see the 50 links");
+for (const text of [adversarial200k, adversarial400k]) {
+  if (collectAssistantCitations(text).length !== 0) throw new Error("adversarial input has links");
+}
+
+const options = { time: 1000, warmupTime: 200 };
+
+const inputs = [
+  ["120k prompt, 50 citations", prompt],
+  ["200k adversarial", adversarial200k],
+  ["400k adversarial", adversarial400k],
+] as const;
+
+for (const [name, input] of inputs) {
+  describe(`collect: ${name}`, () => {
+    bench("@app/citations", () => void collectAssistantCitations(input), options);
+    bench("baseline (URL + regex + zod)", () => void baselineCollect(input), options);
+  });
+  describe(`expand: ${name}`, () => {
+    bench("@app/citations", () => void expandAssistantCitationsForProvider(input), options);
+    bench("baseline (URL + regex + zod)", () => void baselineExpand(input), options);
+  });
+  describe(`plain text: ${name}`, () => {
+    bench("@app/citations", () => void assistantCitationsToPlainText(input), options);
+    bench("baseline (URL + regex + zod)", () => void baselinePlainText(input), options);
+  });
+}
