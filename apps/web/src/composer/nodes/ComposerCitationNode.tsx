@@ -1,0 +1,136 @@
+/**
+ * ComposerCitationNode: an inline Lexical DecoratorNode holding one assistant citation (quote,
+ * optional comment) as one atomic chip. The node keeps the full serialized link and returns it
+ * from getTextContent(), so the prompt string, drafts, stashes and copy carry the citation
+ * byte for byte. The label shows the comment when present, otherwise a short quote preview.
+ */
+import {
+  type AssistantCitation,
+  collectAssistantCitations,
+  getAssistantCitationChipLabel,
+  serializeAssistantCitation,
+} from "@app/citations";
+import {
+  $applyNodeReplacement,
+  DecoratorNode,
+  type LexicalNode,
+  type NodeKey,
+  type SerializedLexicalNode,
+  type Spread,
+} from "lexical";
+import type { JSX } from "react";
+import { ComposerChip } from "./ComposerChip.tsx";
+
+/** JSON form of a {@link ComposerCitationNode}: just the serialized link. */
+export type SerializedComposerCitationNode = Spread<{ source: string }, SerializedLexicalNode>;
+
+/**
+ * Parses a string that must be exactly one valid citation link.
+ * @throws Error with a clear message otherwise.
+ */
+function parseWholeLink(source: string): AssistantCitation {
+  const [link] = collectAssistantCitations(source);
+  if (link === undefined || link.start !== 0 || link.end !== source.length) {
+    throw new Error("ComposerCitationNode: the source is not exactly one valid citation link");
+  }
+  return link.citation;
+}
+
+/** A citation chip; DOM host carries `data-composer-citation-chip`. */
+export class ComposerCitationNode extends DecoratorNode<JSX.Element> {
+  __source: string;
+  __citation: AssistantCitation;
+
+  static override getType(): string {
+    return "composer-citation";
+  }
+
+  static override clone(node: ComposerCitationNode): ComposerCitationNode {
+    return new ComposerCitationNode(node.__source, node.__citation, node.__key);
+  }
+
+  static override importJSON(json: SerializedComposerCitationNode): ComposerCitationNode {
+    return $createComposerCitationNode(json.source, parseWholeLink(json.source));
+  }
+
+  /** `source` must be the serialized form of `citation` as it appears in the prompt. */
+  constructor(source: string, citation: AssistantCitation, key?: NodeKey) {
+    super(key);
+    this.__source = source;
+    this.__citation = citation;
+  }
+
+  override exportJSON(): SerializedComposerCitationNode {
+    return { ...super.exportJSON(), type: "composer-citation", version: 1, source: this.__source };
+  }
+
+  /** The parsed citation. */
+  getCitation(): AssistantCitation {
+    return this.getLatest().__citation;
+  }
+
+  /** The exact serialized link this chip stands for. */
+  getSource(): string {
+    return this.getLatest().__source;
+  }
+
+  /**
+   * Replaces the citation (e.g. after a comment edit); the serialized source is rebuilt from it
+   * in the same update, so both change together as one undoable step.
+   */
+  setCitation(citation: AssistantCitation): this {
+    const writable = this.getWritable();
+    writable.__citation = citation;
+    writable.__source = serializeAssistantCitation(citation);
+    return writable;
+  }
+
+  override createDOM(): HTMLElement {
+    const span = document.createElement("span");
+    span.setAttribute("data-composer-citation-chip", "");
+    span.className = "composer-chip-host";
+    return span;
+  }
+
+  override updateDOM(): boolean {
+    return false;
+  }
+
+  override isInline(): boolean {
+    return true;
+  }
+
+  override getTextContent(): string {
+    return this.getLatest().__source;
+  }
+
+  override decorate(): JSX.Element {
+    const citation = this.__citation;
+    return (
+      <ComposerChip
+        kind="citation"
+        label={getAssistantCitationChipLabel(citation)}
+        title={
+          citation.comment?.trim()
+            ? `${citation.text}\n\nComment: ${citation.comment}`
+            : citation.text
+        }
+      />
+    );
+  }
+}
+
+/** Creates a citation chip from its serialized link and parsed citation. */
+export function $createComposerCitationNode(
+  source: string,
+  citation: AssistantCitation,
+): ComposerCitationNode {
+  return $applyNodeReplacement(new ComposerCitationNode(source, citation));
+}
+
+/** Type guard for {@link ComposerCitationNode}. */
+export function $isComposerCitationNode(
+  node: LexicalNode | null | undefined,
+): node is ComposerCitationNode {
+  return node instanceof ComposerCitationNode;
+}
