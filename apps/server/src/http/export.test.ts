@@ -1,0 +1,62 @@
+import type { Thread } from "@app/protocol";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  citationLink,
+  RecordingAdapter,
+  removeDir,
+  startTestServer,
+  type TestServer,
+} from "../testing/harness.ts";
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer({
+    adapter: new RecordingAdapter(async (ctx) => {
+      const progress = ctx.startMessage("progress");
+      progress.append("Looking it up…");
+      progress.complete();
+      const answer = ctx.startMessage("answer");
+      answer.append("Here is **the answer**.");
+      answer.complete();
+    }),
+  });
+});
+
+afterAll(async () => {
+  await server.close();
+  await removeDir(server.dataDir);
+});
+
+describe("GET /api/threads/:threadId/export.md", () => {
+  it("renders the thread as readable Markdown with citations as quotes", async () => {
+    const thread = (await (await server.post("/api/threads", {})).json()) as Thread;
+    const link = citationLink({ text: "cited line", comment: "my *note*" });
+    await server.post(`/api/threads/${thread.id}/turns`, { input: `Explain ${link} again` });
+    await server.provider.whenIdle();
+
+    const res = await server.request(`/api/threads/${thread.id}/export.md`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/markdown; charset=utf-8");
+    const markdown = await res.text();
+    expect(markdown).not.toContain("t3-citation");
+    expect(markdown.split("\n")[0]).toBe("# Explain cited line Comment: my \\*note\\* again");
+    const sections = markdown
+      .split(/^## /m)
+      .slice(1)
+      .map((s) => s.split("\n")[0]);
+    expect(sections).toEqual(["User", "Assistant (progress update)", "Assistant"]);
+    expect(markdown).toMatch(/^> cited line$/m);
+    expect(markdown).toContain("note");
+    expect(markdown).toContain("Here is **the answer**.");
+  });
+
+  it("exports an empty thread with just its title", async () => {
+    const thread = (await (
+      await server.post("/api/threads", { title: "Empty # one" })
+    ).json()) as Thread;
+    const markdown = await (await server.request(`/api/threads/${thread.id}/export.md`)).text();
+    expect(markdown.split("\n")[0]).toBe("# Empty \\# one");
+    expect(markdown).not.toContain("## ");
+  });
+});
