@@ -1,0 +1,75 @@
+/**
+ * The `test` every spec imports: Playwright's test with the rig state and a few helpers that
+ * name the app's DOM contract (DESIGN.md section 6, apps/web/src/composer/README.md) in one
+ * place, so a renamed control breaks one helper rather than every spec.
+ */
+import { test as base, expect, type Locator, type Page } from "@playwright/test";
+import { type RigState, readRigState } from "./rig.ts";
+
+export { expect };
+
+/** Path of a thread page: `/<environmentId>/<threadId>`. */
+export const THREAD_PATH = /^\/[^/]+\/[^/#?]+$/;
+
+/** The composer editor (Lexical, role textbox, accessible name "Message"). */
+export function composer(page: Page): Locator {
+  return page.getByRole("textbox", { name: "Message", exact: true });
+}
+
+/** Every rendered timeline row (prompts, progress updates, answers). */
+export function messageRows(page: Page): Locator {
+  return page.locator("[data-message-id]");
+}
+
+/** Assistant message bodies (each carries `data-assistant-citation-source="<messageId>"`). */
+export function assistantBodies(page: Page): Locator {
+  return page.locator("[data-assistant-citation-source]");
+}
+
+/** The timeline row of one message. */
+export function row(page: Page, messageId: string): Locator {
+  return page.locator(`[data-message-id="${messageId}"]`);
+}
+
+/** The thread id in the current URL. */
+export function threadIdOf(page: Page): string {
+  const parts = new URL(page.url()).pathname.split("/").filter(Boolean);
+  const id = parts[1];
+  if (parts.length !== 2 || id === undefined) throw new Error(`Not a thread page: ${page.url()}`);
+  return id;
+}
+
+/** Creates a thread from the thread list ("New thread") and waits for its page and composer. */
+export async function createThreadFromUi(page: Page): Promise<string> {
+  await page.goto("/");
+  await page
+    .getByRole("button", { name: /new thread/i })
+    .or(page.getByRole("link", { name: /new thread/i }))
+    .first()
+    .click();
+  await expect(page).toHaveURL((url) => THREAD_PATH.test(url.pathname));
+  await expect(composer(page)).toBeVisible();
+  return threadIdOf(page);
+}
+
+/** Types a prompt into the composer and sends it with Enter. */
+export async function sendPrompt(page: Page, text: string): Promise<void> {
+  const box = composer(page);
+  await box.click();
+  await box.pressSequentially(text);
+  await box.press("Enter");
+}
+
+/**
+ * The last sentence of a demo answer to a prompt without citations (its citation account):
+ * once it is shown, the reply is complete.
+ */
+export const DEMO_ANSWER_END = "I received no citations with this message.";
+
+/** Fixtures shared by every spec. */
+export const test = base.extend<{ rig: RigState }>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take a destructured first argument.
+  rig: async ({}, use) => {
+    await use(readRigState());
+  },
+});

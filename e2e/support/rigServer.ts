@@ -1,0 +1,107 @@
+/**
+ * Starts the real chat server the way the e2e rig and the performance scripts need it: a fresh
+ * temporary DATA_DIR seeded with one long thread, a small fixture workspace for the `@`
+ * typeahead, the demo provider streaming with a short chunk delay, and the built web app.
+ */
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { startServer } from "../../apps/server/src/main.ts";
+import { createDemoProvider } from "../../apps/server/src/providers/index.ts";
+import { seedDemoThread } from "../../apps/server/src/seed.ts";
+import { openDatabase } from "../../apps/server/src/storage/db.ts";
+import { ChatRepository } from "../../apps/server/src/storage/repository.ts";
+import { REPO_ROOT, type RigState, SEEDED_TITLE, SEEDED_TURNS } from "./rig.ts";
+
+/** The built web app the server serves (WEB_DIST overrides it, as for the server itself). */
+export const WEB_DIST = resolve(
+  process.env.WEB_DIST?.trim() || resolve(REPO_ROOT, "apps/web/dist"),
+);
+
+/** Files of the fixture workspace listed by `GET /api/files` (the `@` typeahead). */
+export const FIXTURE_FILES = [
+  "README.md",
+  "src/components/Button.tsx",
+  "src/components/Timeline.tsx",
+  "src/server/routes.ts",
+  "docs/guide.md",
+] as const;
+
+/** Options of {@link startRigServer}. */
+export interface RigServerOptions {
+  /** Port on 127.0.0.1; 0 picks a free one. */
+  port: number;
+  /** Pause between streamed demo chunks (ms). Small but non-zero, so streaming is observable. */
+  chunkDelayMs?: number;
+  /** Turns of the seeded thread (default {@link SEEDED_TURNS}). */
+  seedTurns?: number;
+}
+
+/** A running rig server; `close()` stops it and removes its temporary DATA_DIR. */
+export interface RigServer {
+  state: RigState;
+  close(): Promise<void>;
+}
+
+/** Fails with a message a person can act on when the web app has not been built. */
+export function assertWebBuilt(): void {
+  if (!existsSync(join(WEB_DIST, "index.html"))) {
+    throw new Error(
+      `The web app is not built: ${join(WEB_DIST, "index.html")} is missing. ` +
+        "Run `pnpm --filter @app/web build` (or `pnpm run build`) before the e2e tests.",
+    );
+  }
+}
+
+/** Seeds, then starts the server (see module doc). */
+export async function startRigServer(options: RigServerOptions): Promise<RigServer> {
+  assertWebBuilt();
+  const dataDir = await mkdtemp(join(tmpdir(), "chat-e2e-"));
+  try {
+    const workspaceDir = join(dataDir, "workspace");
+    for (const file of FIXTURE_FILES) {
+      const path = join(workspaceDir, file);
+      await mkdir(dirname(path), { recursive: true });
+      await writeFile(path, `// fixture ${file}\n`);
+    }
+
+    const turns = options.seedTurns ?? SEEDED_TURNS;
+    const db = openDatabase(join(dataDir, "chat.sqlite"));
+    let seededThreadId: string;
+    try {
+      seededThreadId = seedDemoThread(new ChatRepository(db), { turns, title: SEEDED_TITLE });
+    } finally {
+      db.close();
+    }
+
+    const server = await startServer({
+      env: {},
+      host: "127.0.0.1",
+      port: options.port,
+      dataDir,
+      webDist: WEB_DIST,
+      workspaceDir,
+      authToken: null,
+      adapter: createDemoProvider({ chunkDelayMs: options.chunkDelayMs ?? 10 }),
+    });
+    const state: RigState = {
+      baseURL: server.url,
+      environmentId: server.environmentId,
+      dataDir,
+      seededThreadId,
+      seededThreadPath: `/${server.environmentId}/${seededThreadId}`,
+      seededTurns: turns,
+    };
+    return {
+      state,
+      close: async () => {
+        await server.close();
+        await rm(dataDir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    await rm(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+}
