@@ -1,0 +1,100 @@
+import { Link } from "@tanstack/react-router";
+import { memo, useCallback, useRef } from "react";
+import { Composer } from "../composer/Composer.tsx";
+import { Timeline, type TimelineHandle } from "../timeline/Timeline.tsx";
+import { useThread } from "./useThread.ts";
+
+// The composer never re-renders for timeline updates: its props are stable callbacks and ids.
+const StableComposer = memo(Composer);
+
+/** Props of {@link ThreadView}. */
+export type ThreadViewProps = { environmentId: string; threadId: string };
+
+/** One thread: header, timeline, connection notices and the composer. */
+export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
+  const thread = useThread(threadId);
+  const { state, load, connection } = thread;
+  const timelineRef = useRef<TimelineHandle>(null);
+  const { send } = thread;
+
+  const onSend = useCallback(
+    async (prompt: string) => {
+      await send(prompt);
+      // The reader just wrote: show their message and the reply, even if they had scrolled up.
+      timelineRef.current?.scrollToEnd({ animated: false });
+    },
+    [send],
+  );
+
+  const title = state.thread?.title ?? (load.status === "loading" ? "Loading…" : "Thread");
+  const wrongEnvironment = state.thread !== null && state.thread.environmentId !== environmentId;
+
+  return (
+    <section className="thread-view" aria-label={title} data-thread-id={threadId}>
+      <header className="thread-header">
+        <Link to="/" className="thread-header__back">
+          <span aria-hidden="true">←</span> Threads
+        </Link>
+        <h1 className="thread-header__title">{title}</h1>
+        {state.thread?.branchName ? (
+          <span className="thread-header__branch" title="Branch name">
+            {state.thread.branchName}
+          </span>
+        ) : null}
+      </header>
+
+      {connection === "reconnecting" ? (
+        <div className="notice notice--warning thread-view__notice" role="status">
+          Reconnecting…
+        </div>
+      ) : null}
+      {wrongEnvironment ? (
+        <div className="notice notice--warning thread-view__notice" role="status">
+          This link names environment {environmentId}, but the thread belongs to{" "}
+          {state.thread?.environmentId}.
+        </div>
+      ) : null}
+
+      <div className="thread-view__body">
+        {load.status === "error" ? (
+          <div className="thread-view__center">
+            <div className="notice notice--error" role="alert">
+              {load.error.status === 404
+                ? "This thread does not exist."
+                : "Could not load this thread."}{" "}
+              {load.error.message}
+              <button type="button" className="button" onClick={thread.retryLoad}>
+                Retry
+              </button>
+            </div>
+          </div>
+        ) : load.status === "loading" ? (
+          <div className="thread-view__center" role="status">
+            Loading thread…
+          </div>
+        ) : (
+          <Timeline
+            ref={timelineRef}
+            order={state.order}
+            messagesById={state.messagesById}
+            turnsById={state.turnsById}
+            activeTurnId={state.activeTurnId}
+            reachedStart={state.reachedStart}
+            olderLoading={thread.olderLoading}
+            olderError={thread.olderError}
+            onLoadOlder={thread.loadOlder}
+          />
+        )}
+      </div>
+
+      <div className="thread-view__composer">
+        <StableComposer
+          threadId={threadId}
+          pendingUserInput={state.pendingUserInput}
+          onSend={onSend}
+          onAnswer={thread.answer}
+        />
+      </div>
+    </section>
+  );
+}

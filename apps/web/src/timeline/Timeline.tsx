@@ -1,0 +1,284 @@
+import type { Message, Turn } from "@app/protocol";
+import {
+  LegendList,
+  type LegendListRef,
+  type LegendListRenderItemProps,
+} from "@legendapp/list/react";
+import {
+  type ClipboardEvent,
+  type Key,
+  memo,
+  type Ref,
+  useCallback,
+  useEffect,
+  useImperativeHandle,
+  useMemo,
+  useRef,
+  useState,
+} from "react";
+import type { ApiError } from "../api/client.ts";
+import { selectionToMarkdown } from "../copy/selectionMarkdown.ts";
+import {
+  type TimelineActions,
+  TimelineActionsContext,
+  TimelineRowView,
+} from "./TimelineRowView.tsx";
+import { buildTimelineRows, foldedTurnOf, type TimelineRow } from "./timelineRows.ts";
+
+/** Imperative API for callers that need to bring a message into view (citation navigation). */
+export type TimelineHandle = {
+  /**
+   * Mounts and scrolls to a loaded message, unfolding its turn first when it is folded.
+   * Resolves false when the message is not loaded.
+   */
+  scrollToMessage(
+    messageId: string,
+    options?: { animated?: boolean; viewPosition?: number },
+  ): Promise<boolean>;
+  /** Unfolds a turn's progress updates. */
+  expandTurn(turnId: string): void;
+  /** Scrolls to the newest message. */
+  scrollToEnd(options?: { animated?: boolean }): void;
+  /** The scrolling element (for DOM range work), once mounted. */
+  getScrollElement(): HTMLElement | null;
+};
+
+/** Props of {@link Timeline}. */
+export type TimelineProps = {
+  order: readonly string[];
+  messagesById: ReadonlyMap<string, Message>;
+  turnsById: ReadonlyMap<string, Turn>;
+  activeTurnId: string | null;
+  /** True when the oldest message of the thread is loaded. */
+  reachedStart: boolean;
+  olderLoading: boolean;
+  olderError: ApiError | null;
+  onLoadOlder(): void;
+  /**
+   * While true (a citation target is being positioned), the list does not scroll to the end on
+   * its own and does not keep the end pinned, so a programmatic position is not overridden.
+   */
+  positioning?: boolean;
+  /** Message ids to keep mounted even when off screen (a cited row until it is measured). */
+  pinnedMessageIds?: readonly string[];
+  /** Changing this makes the list recalculate without new data (e.g. a navigation activation id). */
+  dataVersion?: Key;
+  ref?: Ref<TimelineHandle>;
+};
+
+const keyExtractor = (row: TimelineRow) => row.key;
+const getItemType = (row: TimelineRow) => row.kind;
+const renderItem = ({ item }: LegendListRenderItemProps<TimelineRow>) => (
+  <TimelineRowView row={item} />
+);
+
+function OlderHeader({
+  reachedStart,
+  loading,
+  error,
+  onRetry,
+  empty,
+}: {
+  reachedStart: boolean;
+  loading: boolean;
+  error: ApiError | null;
+  onRetry(): void;
+  empty: boolean;
+}) {
+  if (error) {
+    return (
+      <div className="timeline-edge" role="alert">
+        Could not load earlier messages: {error.message}{" "}
+        <button type="button" className="link-button" onClick={onRetry}>
+          Retry
+        </button>
+      </div>
+    );
+  }
+  if (loading) {
+    return (
+      <div className="timeline-edge" role="status">
+        Loading earlier messages…
+      </div>
+    );
+  }
+  if (reachedStart && !empty) {
+    return (
+      <div className="timeline-edge timeline-edge--start" data-timeline-start>
+        Beginning of thread
+      </div>
+    );
+  }
+  return <div className="timeline-edge" />;
+}
+
+/**
+ * The virtualized message timeline. Opens at the newest message, follows new and streaming
+ * messages while the reader is at the end, pages in older history at the top while keeping the
+ * visible content still, and folds each turn's progress updates. Selection copy inside rendered
+ * messages produces Markdown.
+ */
+export const Timeline = memo(function Timeline({
+  order,
+  messagesById,
+  turnsById,
+  activeTurnId,
+  reachedStart,
+  olderLoading,
+  olderError,
+  onLoadOlder,
+  positioning = false,
+  pinnedMessageIds,
+  dataVersion,
+  ref,
+}: TimelineProps) {
+  const listRef = useRef<LegendListRef>(null);
+  const wrapperRef = useRef<HTMLDivElement>(null);
+  const [expandedTurns, setExpandedTurns] = useState<ReadonlySet<string>>(() => new Set());
+  // While a fold toggles, do not let "stick to the end" move the toggle out from under the pointer.
+  const [holdPosition, setHoldPosition] = useState(false);
+
+  const previousRows = useRef<readonly TimelineRow[]>([]);
+  const rows = useMemo(() => {
+    const next = buildTimelineRows(
+      { order, messagesById, turnsById, expandedTurns, activeTurnId },
+      previousRows.current,
+    );
+    previousRows.current = next;
+    return next;
+  }, [order, messagesById, turnsById, expandedTurns, activeTurnId]);
+
+  const latest = useRef({ rows, messagesById });
+  latest.current = { rows, messagesById };
+
+  const toggleTurn = useCallback((turnId: string) => {
+    setHoldPosition(true);
+    setExpandedTurns((current) => {
+      const next = new Set(current);
+      if (next.has(turnId)) next.delete(turnId);
+      else next.add(turnId);
+      return next;
+    });
+  }, []);
+
+  useEffect(() => {
+    if (!holdPosition) return;
+    // Re-enable following once the unfolded rows have been measured.
+    const timer = setTimeout(() => setHoldPosition(false), 300);
+    return () => clearTimeout(timer);
+  }, [holdPosition]);
+
+  const actions = useMemo<TimelineActions>(() => ({ toggleTurn }), [toggleTurn]);
+
+  const expandTurn = useCallback((turnId: string) => {
+    setExpandedTurns((current) => (current.has(turnId) ? current : new Set(current).add(turnId)));
+  }, []);
+
+  // scrollToMessage may need one render (unfolding) before the row exists.
+  const pendingScroll = useRef<{ id: string; run: () => void } | null>(null);
+  useEffect(() => {
+    const pending = pendingScroll.current;
+    if (pending && rows.some((row) => row.key === pending.id)) {
+      pendingScroll.current = null;
+      pending.run();
+    }
+  }, [rows]);
+
+  useImperativeHandle(
+    ref,
+    (): TimelineHandle => ({
+      scrollToMessage(messageId, options = {}) {
+        const scroll = async () => {
+          const index = latest.current.rows.findIndex((row) => row.key === messageId);
+          if (index < 0 || !listRef.current) return false;
+          await listRef.current.scrollToIndex({
+            index,
+            animated: options.animated ?? true,
+            viewPosition: options.viewPosition ?? 0.3,
+          });
+          return true;
+        };
+        const { rows: currentRows, messagesById: byId } = latest.current;
+        if (currentRows.some((row) => row.key === messageId)) return scroll();
+        const turnId = foldedTurnOf(messageId, currentRows, byId);
+        if (turnId === null) return Promise.resolve(false);
+        return new Promise<boolean>((resolve) => {
+          pendingScroll.current = { id: messageId, run: () => void scroll().then(resolve) };
+          expandTurn(turnId);
+        });
+      },
+      expandTurn,
+      scrollToEnd(options) {
+        void listRef.current?.scrollToEnd({ animated: options?.animated ?? true });
+      },
+      getScrollElement() {
+        return listRef.current?.getScrollableNode() ?? null;
+      },
+    }),
+    [expandTurn],
+  );
+
+  const onStartReached = useCallback(() => {
+    if (!reachedStart) onLoadOlder();
+  }, [reachedStart, onLoadOlder]);
+
+  const onCopy = useCallback((event: ClipboardEvent<HTMLDivElement>) => {
+    const root = wrapperRef.current;
+    if (!root) return;
+    const markdown = selectionToMarkdown(window.getSelection(), root, (id) => {
+      return latest.current.messagesById.get(id)?.text ?? null;
+    });
+    if (markdown === null) return;
+    event.preventDefault();
+    event.clipboardData.setData("text/plain", markdown);
+  }, []);
+
+  const follow = !positioning && !holdPosition;
+  const alwaysRender = useMemo(
+    () =>
+      pinnedMessageIds && pinnedMessageIds.length > 0 ? { keys: [...pinnedMessageIds] } : undefined,
+    [pinnedMessageIds],
+  );
+
+  const header = (
+    <OlderHeader
+      reachedStart={reachedStart}
+      loading={olderLoading}
+      error={olderError}
+      onRetry={onLoadOlder}
+      empty={rows.length === 0}
+    />
+  );
+
+  return (
+    <TimelineActionsContext.Provider value={actions}>
+      <div className="timeline" ref={wrapperRef} onCopy={onCopy} data-timeline>
+        <LegendList<TimelineRow>
+          ref={listRef}
+          className="timeline__scroller"
+          style={{ height: "100%" }}
+          contentContainerClassName="timeline__content"
+          data={rows}
+          keyExtractor={keyExtractor}
+          getItemType={getItemType}
+          renderItem={renderItem}
+          estimatedItemSize={140}
+          drawDistance={600}
+          initialScrollAtEnd={!positioning}
+          alignItemsAtEnd
+          maintainScrollAtEnd={follow ? { animated: false } : false}
+          maintainScrollAtEndThreshold={0.1}
+          maintainVisibleContentPosition={positioning ? false : { data: true, size: true }}
+          onStartReached={onStartReached}
+          onStartReachedThreshold={0.6}
+          ListHeaderComponent={header}
+          ListEmptyComponent={
+            <div className="timeline-empty">No messages yet. Ask anything to get started.</div>
+          }
+          {...(alwaysRender ? { alwaysRender } : {})}
+          {...(dataVersion !== undefined ? { dataVersion } : {})}
+        />
+      </div>
+    </TimelineActionsContext.Provider>
+  );
+});

@@ -1,0 +1,114 @@
+import type { Message } from "@app/protocol";
+import { createContext, memo, useContext } from "react";
+import { ChatMarkdown } from "../markdown/ChatMarkdown.tsx";
+import { CopyButton } from "../ui/CopyButton.tsx";
+import { foldLabel, type TimelineRow } from "./timelineRows.ts";
+
+/** Row-level actions, provided once by the Timeline so rows need no callback props. */
+export type TimelineActions = {
+  toggleTurn(turnId: string): void;
+};
+
+/** Context carrying {@link TimelineActions}. */
+export const TimelineActionsContext = createContext<TimelineActions>({ toggleTurn: () => {} });
+
+const MessageView = memo(function MessageView({
+  message,
+  folded,
+}: {
+  message: Message;
+  folded: boolean;
+}) {
+  const isAssistant = message.role === "assistant";
+  const streaming = message.status === "streaming";
+  return (
+    <article
+      className={`message message--${message.role} message--${message.kind}${folded ? " message--folded" : ""}`}
+      data-message-id={message.id}
+      data-role={message.role}
+      data-kind={message.kind}
+      data-turn-id={message.turnId}
+      data-status={message.status}
+      aria-busy={streaming || undefined}
+    >
+      {message.kind === "error" ? (
+        <div className="message__error-title" data-text-stream="skip">
+          The assistant hit an error
+        </div>
+      ) : null}
+      <div
+        className="message__body"
+        {...(isAssistant ? { "data-assistant-citation-source": message.id } : {})}
+      >
+        {message.text === "" && streaming ? (
+          <span className="typing" role="img" aria-label="Assistant is typing">
+            <span />
+            <span />
+            <span />
+          </span>
+        ) : (
+          <ChatMarkdown text={message.text} />
+        )}
+      </div>
+      {message.text !== "" ? (
+        <div className="message__actions" data-text-stream="skip">
+          <CopyButton label="Copy message" getText={() => message.text} />
+        </div>
+      ) : null}
+    </article>
+  );
+});
+
+function FoldToggle({
+  turnId,
+  count,
+  expanded,
+}: {
+  turnId: string;
+  count: number;
+  expanded: boolean;
+}) {
+  const { toggleTurn } = useContext(TimelineActionsContext);
+  return (
+    <div className="fold-row" data-row-kind="fold" data-turn-id={turnId}>
+      <button
+        type="button"
+        className="fold-row__button"
+        aria-expanded={expanded}
+        onClick={() => toggleTurn(turnId)}
+      >
+        <span className="fold-row__chevron" aria-hidden="true">
+          {expanded ? "▾" : "▸"}
+        </span>
+        {foldLabel(count, expanded)}
+      </button>
+    </div>
+  );
+}
+
+/** Renders one timeline row; memoized on the row object, which buildTimelineRows keeps stable. */
+export const TimelineRowView = memo(function TimelineRowView({ row }: { row: TimelineRow }) {
+  switch (row.kind) {
+    case "message":
+      return <MessageView message={row.message} folded={row.folded} />;
+    case "fold":
+      return <FoldToggle turnId={row.turnId} count={row.count} expanded={row.expanded} />;
+    case "turn-error":
+      return (
+        <div className="turn-error" data-row-kind="turn-error" data-turn-id={row.turnId}>
+          <strong>The assistant could not answer.</strong> {row.error.message}
+        </div>
+      );
+    case "working":
+      return (
+        <div className="working" data-row-kind="working" data-turn-id={row.turnId}>
+          <span className="typing" aria-hidden="true">
+            <span />
+            <span />
+            <span />
+          </span>
+          Working…
+        </div>
+      );
+  }
+});

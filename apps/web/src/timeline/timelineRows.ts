@@ -1,0 +1,154 @@
+/**
+ * Turns the ordered messages of a thread into timeline rows, grouped by turn. Within a turn,
+ * every assistant message except the last one is a "progress" update folded behind one toggle
+ * row; errors (error messages, or a failed turn without one) are always shown. Row keys are
+ * message ids (or `fold:`/`turn-error:`/`working:` + turn id), so a row keeps its measured size
+ * and identity across updates, and a caller can find the row of any message by its id.
+ */
+import type { Message, Turn } from "@app/protocol";
+
+/** One row of the virtual list. */
+export type TimelineRow =
+  | { kind: "message"; key: string; message: Message; folded: boolean }
+  | { kind: "fold"; key: string; turnId: string; count: number; expanded: boolean }
+  | { kind: "turn-error"; key: string; turnId: string; error: { code: string; message: string } }
+  | { kind: "working"; key: string; turnId: string };
+
+/** Inputs of {@link buildTimelineRows}. */
+export type TimelineRowsInput = {
+  order: readonly string[];
+  messagesById: ReadonlyMap<string, Message>;
+  turnsById: ReadonlyMap<string, Turn>;
+  expandedTurns: ReadonlySet<string>;
+  activeTurnId: string | null;
+};
+
+/** Key of the fold toggle row of a turn. */
+export const foldRowKey = (turnId: string) => `fold:${turnId}`;
+
+function sameRow(a: TimelineRow, b: TimelineRow): boolean {
+  switch (a.kind) {
+    case "message":
+      return b.kind === "message" && a.message === b.message && a.folded === b.folded;
+    case "fold":
+      return b.kind === "fold" && a.count === b.count && a.expanded === b.expanded;
+    case "turn-error":
+      return (
+        b.kind === "turn-error" &&
+        a.error.message === b.error.message &&
+        a.error.code === b.error.code
+      );
+    case "working":
+      return b.kind === "working";
+  }
+}
+
+/**
+ * Builds the rows. Pass the previous result as `previous` to reuse unchanged row objects, so
+ * memoized row components skip rendering when only one message changed.
+ */
+export function buildTimelineRows(
+  input: TimelineRowsInput,
+  previous?: readonly TimelineRow[],
+): TimelineRow[] {
+  const { order, messagesById, turnsById, expandedTurns, activeTurnId } = input;
+  const reuse = new Map<string, TimelineRow>();
+  if (previous) for (const row of previous) reuse.set(row.key, row);
+  const rows: TimelineRow[] = [];
+  const push = (row: TimelineRow) => {
+    const old = reuse.get(row.key);
+    rows.push(old !== undefined && sameRow(old, row) ? old : row);
+  };
+
+  let index = 0;
+  while (index < order.length) {
+    const first = messagesById.get(order[index]!);
+    if (!first) {
+      index++;
+      continue;
+    }
+    // Collect this turn's contiguous messages.
+    const turnId = first.turnId;
+    const group: Message[] = [];
+    while (index < order.length) {
+      const message = messagesById.get(order[index]!);
+      if (!message || message.turnId !== turnId) break;
+      group.push(message);
+      index++;
+    }
+    emitTurn(
+      turnId,
+      group,
+      turnsById.get(turnId),
+      expandedTurns.has(turnId),
+      turnId === activeTurnId,
+      push,
+    );
+  }
+  return rows;
+}
+
+function emitTurn(
+  turnId: string,
+  group: readonly Message[],
+  turn: Turn | undefined,
+  expanded: boolean,
+  active: boolean,
+  push: (row: TimelineRow) => void,
+): void {
+  let lastUpdate = -1;
+  let foldCount = 0;
+  let hasAssistant = false;
+  let hasErrorMessage = false;
+  group.forEach((message, i) => {
+    if (message.kind === "error") hasErrorMessage = true;
+    else if (message.role === "assistant") {
+      hasAssistant = true;
+      lastUpdate = i;
+    }
+  });
+  group.forEach((message, i) => {
+    if (message.role === "assistant" && message.kind !== "error" && i !== lastUpdate) foldCount++;
+  });
+
+  let foldEmitted = false;
+  group.forEach((message, i) => {
+    const foldable = message.role === "assistant" && message.kind !== "error" && i !== lastUpdate;
+    if (!foldable) {
+      push({ kind: "message", key: message.id, message, folded: false });
+      return;
+    }
+    if (!foldEmitted) {
+      foldEmitted = true;
+      push({ kind: "fold", key: foldRowKey(turnId), turnId, count: foldCount, expanded });
+    }
+    if (expanded) push({ kind: "message", key: message.id, message, folded: true });
+  });
+
+  if (turn?.error && !hasErrorMessage) {
+    push({ kind: "turn-error", key: `turn-error:${turnId}`, turnId, error: turn.error });
+  }
+  if (active && !hasAssistant && turn?.status === "running") {
+    push({ kind: "working", key: `working:${turnId}`, turnId });
+  }
+}
+
+/** The turn whose fold hides `messageId`, or null when the message is not folded away. */
+export function foldedTurnOf(
+  messageId: string,
+  rows: readonly TimelineRow[],
+  messagesById: ReadonlyMap<string, Message>,
+): string | null {
+  if (rows.some((row) => row.key === messageId)) return null;
+  const message = messagesById.get(messageId);
+  if (!message) return null;
+  return rows.some((row) => row.kind === "fold" && row.turnId === message.turnId)
+    ? message.turnId
+    : null;
+}
+
+/** "Show 1 update" / "Show N updates" / "Hide updates". */
+export function foldLabel(count: number, expanded: boolean): string {
+  if (expanded) return "Hide updates";
+  return `Show ${count} ${count === 1 ? "update" : "updates"}`;
+}
