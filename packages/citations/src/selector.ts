@@ -1,5 +1,9 @@
 import { ASSISTANT_CITATION_CONTEXT_LENGTH as CONTEXT_LENGTH } from "./constants.ts";
-import { isRenderedWhitespaceCode, normalizeRenderedText } from "./normalize.ts";
+import {
+  isRenderedWhitespaceCode,
+  normalizedLengthOf,
+  normalizeRenderedText,
+} from "./normalize.ts";
 
 /**
  * Where a quote sits in a rendered text: the exact raw excerpt plus its position and context in
@@ -25,10 +29,12 @@ const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
  * Builds the selector for the raw selection `[rawStart, rawEnd)` of `rendered`.
  *
  * `text` is `rendered.slice(rawStart, rawEnd)`. A selection that starts inside a whitespace run
- * starts at that run's single space, so `normalized.slice(start, end)` always equals
- * `normalizeRenderedText(text)`. Context windows never split a surrogate pair: a window that
- * would loses that one unit. Returns `null` for a blank (whitespace-only or empty) selection and
- * for reversed, out-of-range or non-integer offsets. The quote length is not checked here.
+ * starts at that run's single space (and one that ends inside a run ends just after it), so
+ * `normalized.slice(start, end)` always equals `normalizeRenderedText(text)`. `prefix`/`suffix`
+ * hold up to 32 normalized units; a window whose far edge would split a surrogate pair loses
+ * that one unit. Returns `null` for a blank (whitespace-only or empty) selection and for
+ * reversed, out-of-range or non-integer offsets. The quote length is not checked here.
+ * Linear time, without building the whole normalized text.
  */
 export function createAssistantCitationSelector(
   rendered: string,
@@ -42,31 +48,41 @@ export function createAssistantCitationSelector(
   const text = rendered.slice(rawStart, rawEnd);
   if (!/\S/.test(text)) return null;
 
-  const normalized = normalizeRenderedText(rendered);
-  // rawStart < rawEnd <= length, so charCodeAt(rawStart) is a real unit.
+  // Work from normalized-unit boundaries in the raw text: a whitespace run is one unit, so a
+  // selection starting inside a run starts at the run's first unit (its single space), and one
+  // ending inside a run ends after the whole run.
   const startsInsideRun =
-    rawStart > 0 &&
-    isRenderedWhitespaceCode(rendered.charCodeAt(rawStart - 1)) &&
-    isRenderedWhitespaceCode(rendered.charCodeAt(rawStart));
-  // Normalizing the text before the selection ends with the run's space when the selection starts
-  // inside that run; step back onto it so the quote's own leading space is that space.
-  const start =
-    normalizeRenderedText(rendered.slice(0, rawStart)).length - (startsInsideRun ? 1 : 0);
-  const end = start + normalizeRenderedText(text).length;
+    rawStart > 0 && isWhitespaceAt(rendered, rawStart - 1) && isWhitespaceAt(rendered, rawStart);
+  const quoteStart = startsInsideRun ? skipWhitespaceBackward(rendered, rawStart) : rawStart;
+  const endsInsideRun =
+    isWhitespaceAt(rendered, rawEnd - 1) &&
+    rawEnd < rendered.length &&
+    isWhitespaceAt(rendered, rawEnd);
+  const quoteEnd = endsInsideRun ? skipWhitespaceForward(rendered, rawEnd) : rawEnd;
 
-  let prefixStart = Math.max(0, start - CONTEXT_LENGTH);
+  const start = normalizedLengthOf(rendered, quoteStart);
+  const end = start + normalizedLengthOf(text);
+
+  // One unit more than the window, to see whether its far edge would split a surrogate pair.
+  const before = normalizeRenderedText(
+    rendered.slice(unitsBackward(rendered, quoteStart, CONTEXT_LENGTH + 1), quoteStart),
+  );
+  let prefixStart = Math.max(0, before.length - CONTEXT_LENGTH);
   if (
     prefixStart > 0 &&
-    isLowSurrogate(normalized.charCodeAt(prefixStart)) &&
-    isHighSurrogate(normalized.charCodeAt(prefixStart - 1))
+    isLowSurrogate(before.charCodeAt(prefixStart)) &&
+    isHighSurrogate(before.charCodeAt(prefixStart - 1))
   ) {
     prefixStart++;
   }
-  let suffixEnd = Math.min(normalized.length, end + CONTEXT_LENGTH);
+  const after = normalizeRenderedText(
+    rendered.slice(quoteEnd, unitsForward(rendered, quoteEnd, CONTEXT_LENGTH + 1)),
+  );
+  let suffixEnd = Math.min(after.length, CONTEXT_LENGTH);
   if (
-    suffixEnd < normalized.length &&
-    isHighSurrogate(normalized.charCodeAt(suffixEnd - 1)) &&
-    isLowSurrogate(normalized.charCodeAt(suffixEnd))
+    suffixEnd < after.length &&
+    isHighSurrogate(after.charCodeAt(suffixEnd - 1)) &&
+    isLowSurrogate(after.charCodeAt(suffixEnd))
   ) {
     suffixEnd--;
   }
@@ -75,7 +91,40 @@ export function createAssistantCitationSelector(
     text,
     start,
     end,
-    prefix: normalized.slice(prefixStart, start),
-    suffix: normalized.slice(end, suffixEnd),
+    prefix: before.slice(prefixStart),
+    suffix: after.slice(0, suffixEnd),
   };
+}
+
+const isWhitespaceAt = (text: string, index: number) =>
+  isRenderedWhitespaceCode(text.charCodeAt(index));
+
+function skipWhitespaceBackward(text: string, at: number): number {
+  let i = at;
+  while (i > 0 && isWhitespaceAt(text, i - 1)) i--;
+  return i;
+}
+
+function skipWhitespaceForward(text: string, at: number): number {
+  let i = at;
+  while (i < text.length && isWhitespaceAt(text, i)) i++;
+  return i;
+}
+
+/** Raw start of the `units` normalized units that end at the unit boundary `at`. */
+function unitsBackward(text: string, at: number, units: number): number {
+  let i = at;
+  for (let n = 0; n < units && i > 0; n++) {
+    i = isWhitespaceAt(text, i - 1) ? skipWhitespaceBackward(text, i) : i - 1;
+  }
+  return i;
+}
+
+/** Raw end of the `units` normalized units that start at the unit boundary `at`. */
+function unitsForward(text: string, at: number, units: number): number {
+  let i = at;
+  for (let n = 0; n < units && i < text.length; n++) {
+    i = isWhitespaceAt(text, i) ? skipWhitespaceForward(text, i) : i + 1;
+  }
+  return i;
 }
