@@ -37,7 +37,9 @@ function storage(): Storage | null {
 
 /** Turns a storage exception into a sentence for the user. */
 function describeStorageError(error: unknown): string {
-  const name = error instanceof Error ? error.name : "";
+  // DOMException is not always an Error subclass (e.g. across realms), so read the name directly.
+  const name =
+    typeof error === "object" && error !== null && "name" in error ? String(error.name) : "";
   if (name === "QuotaExceededError" || name === "NS_ERROR_DOM_QUOTA_REACHED") {
     return "Browser storage is full";
   }

@@ -89,6 +89,8 @@ export class ComposerCitationNode extends DecoratorNode<JSX.Element> {
     const span = document.createElement("span");
     span.setAttribute("data-composer-citation-chip", "");
     span.className = "composer-chip-host";
+    // Lexical also sets the contentEditable property; the attribute keeps it visible to tests and CSS.
+    span.setAttribute("contenteditable", "false");
     return span;
   }
 

@@ -50,6 +50,8 @@ export class MentionNode extends DecoratorNode<JSX.Element> {
     const span = document.createElement("span");
     span.setAttribute("data-composer-mention-chip", this.__path);
     span.className = "composer-chip-host";
+    // Lexical also sets the contentEditable property; the attribute keeps it visible to tests and CSS.
+    span.setAttribute("contenteditable", "false");
     return span;
   }
 

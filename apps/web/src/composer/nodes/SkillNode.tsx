@@ -49,6 +49,8 @@ export class SkillNode extends DecoratorNode<JSX.Element> {
     const span = document.createElement("span");
     span.setAttribute("data-composer-skill-chip", this.__name);
     span.className = "composer-chip-host";
+    // Lexical also sets the contentEditable property; the attribute keeps it visible to tests and CSS.
+    span.setAttribute("contenteditable", "false");
     return span;
   }
 
