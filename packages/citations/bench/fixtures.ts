@@ -112,10 +112,10 @@ export function adversarialPrompt(totalLength: number): string {
         push(`${opener}e/t/m?text=${"%41".repeat(60)}&start=1&end=2&prefix=&suffix=&x=1) `);
         break;
       case 2: // opener followed by a long run with no whitespace and no `)`
-        push(`${opener}${"%2F(".repeat(300)} `);
+        push(`${opener}${"%2F(".repeat(100)} `);
         break;
       default: // openers packed back to back
-        push(opener.repeat(4));
+        push(opener.repeat(16));
     }
   }
   // A final huge run after an opener that never terminates.
