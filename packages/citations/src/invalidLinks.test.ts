@@ -12,24 +12,26 @@ const href = formatAssistantCitationHref(sampleCitation);
 const valid = serializeAssistantCitation(sampleCitation);
 
 /** Links that look right but break one rule each; every consumer must treat them as plain text. */
-const invalidLinks: Array<[string, string]> = [
-  ["version 2", href.replace("/v1/", "/v2/")],
-  ["credentials", href.replace("//v1/", "//user:secret@v1/")],
-  ["a port", href.replace("//v1/", "//v1:443/")],
-  ["a fragment", `${href}#top`],
-  ["two path segments", href.replace("/thread-1", "")],
-  ["malformed encoding", href.replace("quoted+text", "quoted%E2%82")],
-  ["a missing field", href.replace("&prefix=the+", "")],
-  ["an extra field", `${href}&extra=1`],
-  ["a duplicate field", `${href}&end=15`],
-  ["two comments", `${href}&comment=a&comment=b`],
-  ["a bad number", href.replace("start=4", "start=4.0")],
-  ["an 8,001-unit quote", href.replace("quoted+text", "q".repeat(8001))],
-  ["an 8,001-unit comment", `${href}&comment=${"c".repeat(8001)}`],
-  ["a 33-unit prefix", href.replace("prefix=the+", `prefix=${"p".repeat(33)}`)],
-  ["a whitespace-only quote", href.replace("quoted+text", "+++")],
-  ["a 160,001-character href", `${href}&comment=${"c".repeat(160_001 - href.length - 9)}`],
-].map(([name, bad]) => [name, `[Assistant quote](${bad})`]);
+const invalidLinks: Array<[string, string]> = (
+  [
+    ["version 2", href.replace("/v1/", "/v2/")],
+    ["credentials", href.replace("//v1/", "//user:secret@v1/")],
+    ["a port", href.replace("//v1/", "//v1:443/")],
+    ["a fragment", `${href}#top`],
+    ["two path segments", href.replace("/thread-1", "")],
+    ["malformed encoding", href.replace("quoted+text", "quoted%E2%82")],
+    ["a missing field", href.replace("&prefix=the+", "")],
+    ["an extra field", `${href}&extra=1`],
+    ["a duplicate field", `${href}&end=15`],
+    ["two comments", `${href}&comment=a&comment=b`],
+    ["a bad number", href.replace("start=4", "start=4.0")],
+    ["an 8,001-unit quote", href.replace("quoted+text", "q".repeat(8001))],
+    ["an 8,001-unit comment", `${href}&comment=${"c".repeat(8001)}`],
+    ["a 33-unit prefix", href.replace("prefix=the+", `prefix=${"p".repeat(33)}`)],
+    ["a whitespace-only quote", href.replace("quoted+text", "+++")],
+    ["a 160,001-character href", `${href}&comment=${"c".repeat(160_001 - href.length - 9)}`],
+  ] satisfies Array<[string, string]>
+).map(([name, bad]) => [name, `[Assistant quote](${bad})`]);
 
 describe("invalid links stay ordinary text in every transform", () => {
   it("covers a 160,001-character href", () => {
