@@ -377,3 +377,24 @@ describe("sendTurn: titles, history, failures, ordering", () => {
     expect(messages.map((m) => m.seq)).toEqual(messages.map((_, i) => i + 1));
   });
 });
+
+describe("streaming writes", () => {
+  it("stores chunks written in one burst as one delta and keeps every character", async () => {
+    adapter.script = async (ctx) => {
+      const writer = ctx.startMessage("answer");
+      for (let i = 0; i < 100; i++) writer.append(`${i},`);
+      await new Promise((resolve) => setImmediate(resolve));
+      writer.append("end");
+      writer.complete();
+    };
+    const thread = await newThread();
+    const before = await server.getJson<ThreadDetail>(`/api/threads/${thread.id}`);
+    await send(thread.id, "stream");
+    await server.provider.whenIdle();
+    const expected = `${Array.from({ length: 100 }, (_, i) => `${i},`).join("")}end`;
+    expect((await allMessages(thread.id))[1]!.text).toBe(expected);
+    // prompt created, turn running, thread titled, answer created, 2 deltas, completed, turn done
+    const after = await server.getJson<ThreadDetail>(`/api/threads/${thread.id}`);
+    expect(after.lastEventId - before.lastEventId).toBe(8);
+  });
+});

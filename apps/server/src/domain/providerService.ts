@@ -49,7 +49,8 @@ export interface UserInputAnswerResult {
 }
 
 type TurnError = { code: string; message: string };
-type TurnState = { finished: boolean };
+/** Per-turn state shared by the context's writers; flushers store text not yet written. */
+type TurnState = { finished: boolean; flushers: Set<() => void> };
 type Waiter = {
   threadId: string;
   turnId: string;
@@ -121,7 +122,7 @@ export class ProviderService {
 
     const now = this.#now();
     const result = this.#events.atomically(() => {
-      const isFirstPrompt = this.#repo.countTurns(threadId) === 0;
+      const isFirstPrompt = !this.#repo.hasTurns(threadId);
       const stored = this.#repo.insertTurnWithPrompt({
         threadId,
         turnId: randomUUID(),
@@ -245,7 +246,7 @@ export class ProviderService {
     }
     const controller = new AbortController();
     this.#running.set(turnId, controller);
-    const state: TurnState = { finished: false };
+    const state: TurnState = { finished: false, flushers: new Set() };
     try {
       const promptSeq = this.#repo.getTurnPromptSeq(turnId) ?? Number.MAX_SAFE_INTEGER;
       const ctx: ProviderTurnContext = {
@@ -259,9 +260,11 @@ export class ProviderService {
           this.#requestUserInput(threadId, turnId, questions, state, controller.signal),
       };
       await this.#adapter.runTurn(ctx);
+      flushAll(state);
       state.finished = true;
       if (!this.#closed) this.#completeTurn(threadId, turnId);
     } catch (error) {
+      if (!this.#closed) flushAll(state);
       state.finished = true;
       if (!this.#closed) this.#failTurn(threadId, turnId, toTurnError(error, controller.signal));
     } finally {
@@ -295,30 +298,50 @@ export class ProviderService {
       this.#events.publish(threadId, { type: "message.created", message: created });
       return created;
     });
-    let length = 0;
+    // Chunks appended in one synchronous burst are stored as one delta event (one transaction):
+    // the offset/delta pair stays exact, and a fast adapter does not pay a commit per chunk.
+    let stored = 0;
+    let pending = "";
+    let scheduled = false;
     let done = false;
-    // Writes after the turn ended (an adapter that ignored the abort signal) are dropped.
     const live = () => !state.finished && !this.#closed;
+    const flush = () => {
+      scheduled = false;
+      if (pending === "" || this.#closed) return;
+      const delta = pending;
+      pending = "";
+      this.#events.atomically(() => {
+        this.#repo.appendMessageText(message.id, delta);
+        this.#events.publish(threadId, {
+          type: "message.delta",
+          messageId: message.id,
+          offset: stored,
+          delta,
+        });
+      });
+      stored += delta.length;
+    };
+    state.flushers.add(flush);
     return {
       append: (chunk: string) => {
         if (typeof chunk !== "string") throw new TypeError("append: chunk must be a string.");
         if (done) throw new Error("append: the message is already complete.");
+        // Writes after the turn ended (an adapter that ignored the abort signal) are dropped.
         if (!live() || chunk === "") return;
-        this.#events.atomically(() => {
-          this.#repo.appendMessageText(message.id, chunk);
-          this.#events.publish(threadId, {
-            type: "message.delta",
-            messageId: message.id,
-            offset: length,
-            delta: chunk,
+        pending += chunk;
+        if (!scheduled) {
+          scheduled = true;
+          queueMicrotask(() => {
+            if (live()) flush();
           });
-        });
-        length += chunk.length;
+        }
       },
       complete: () => {
         if (done) return;
         done = true;
         if (!live()) return;
+        flush();
+        state.flushers.delete(flush);
         this.#events.atomically(() => this.#finishMessage(threadId, message.id, "complete"));
       },
     };
@@ -448,6 +471,12 @@ export class ProviderService {
       });
     }
   }
+}
+
+/** Writes every writer's buffered text, so a finished or failed turn keeps all of it. */
+function flushAll(state: TurnState): void {
+  for (const flush of state.flushers) flush();
+  state.flushers.clear();
 }
 
 function shuttingDown(): DomainError {

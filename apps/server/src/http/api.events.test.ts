@@ -29,11 +29,15 @@ beforeEach(async () => {
   midStream = gate();
   beforeComplete = gate();
   adapter = new RecordingAdapter(async (ctx) => {
+    // Chunks that arrive in separate ticks (as from a network stream) become separate deltas.
+    const nextTick = () => new Promise((resolve) => setImmediate(resolve));
     const writer = ctx.startMessage("answer");
     writer.append("alpha ");
+    await nextTick();
     writer.append("beta ");
     await midStream.promise;
     writer.append("gamma ");
+    await nextTick();
     writer.append("delta");
     await beforeComplete.promise;
     writer.complete();

@@ -125,7 +125,7 @@ export class ChatRepository {
          VALUES (?, ?, ?, 'running', ?, ?)`,
       ),
       getTurn: s(`SELECT ${TURN_COLUMNS} FROM turns WHERE id = ?`),
-      countTurns: s("SELECT count(*) AS n FROM turns WHERE thread_id = ?"),
+      hasTurns: s("SELECT 1 AS found FROM turns WHERE thread_id = ? LIMIT 1"),
       updateTurn: s(
         `UPDATE turns SET status = ?, error_code = ?, error_message = ?, completed_at = ? WHERE id = ?`,
       ),
@@ -138,12 +138,12 @@ export class ChatRepository {
       ),
       providerInput: s("SELECT provider_input FROM turns WHERE id = ? AND thread_id = ?"),
       historyTurns: s(
-        `SELECT id, provider_input FROM turns WHERE thread_id = ? AND prompt_seq < ?
-         ORDER BY prompt_seq DESC LIMIT ?`,
-      ),
-      finalAnswer: s(
-        `SELECT text FROM messages WHERE turn_id = ? AND kind = 'answer' AND status = 'complete'
-         ORDER BY seq DESC LIMIT 1`,
+        `SELECT t.provider_input AS input,
+           (SELECT m.text FROM messages m
+             WHERE m.turn_id = t.id AND m.kind = 'answer' AND m.status = 'complete'
+             ORDER BY m.seq DESC LIMIT 1) AS answer
+         FROM turns t WHERE t.thread_id = ? AND t.prompt_seq < ?
+         ORDER BY t.prompt_seq DESC LIMIT ?`,
       ),
       insertMessage: s(
         `INSERT INTO messages (id, thread_id, turn_id, seq, role, kind, text, status, created_at)
@@ -265,9 +265,9 @@ export class ChatRepository {
 
   // Turns
 
-  /** Number of turns the thread has had (0 before its first prompt). */
-  countTurns(threadId: string): number {
-    return (this.#stmt.countTurns.get(threadId) as { n: number }).n;
+  /** False until the thread's first prompt. */
+  hasTurns(threadId: string): boolean {
+    return this.#stmt.hasTurns.get(threadId) !== undefined;
   }
 
   /** Inserts a running turn and its prompt message (call inside a transaction). */
@@ -356,14 +356,13 @@ export class ChatRepository {
    */
   historyBefore(threadId: string, beforeSeq: number, maxTurns: number): ProviderHistoryEntry[] {
     const rows = this.#stmt.historyTurns.all(threadId, beforeSeq, maxTurns) as {
-      id: string;
-      provider_input: string;
+      input: string;
+      answer: string | null;
     }[];
     const history: ProviderHistoryEntry[] = [];
     for (const row of rows.reverse()) {
-      history.push({ role: "user", text: row.provider_input });
-      const answer = this.#stmt.finalAnswer.get(row.id) as { text: string } | undefined;
-      if (answer) history.push({ role: "assistant", text: answer.text });
+      history.push({ role: "user", text: row.input });
+      if (row.answer !== null) history.push({ role: "assistant", text: row.answer });
     }
     return history;
   }

@@ -1,0 +1,65 @@
+/**
+ * History reads on a 100,000-message thread (seeded once into a temp dir): the newest page, a
+ * page deep in the past, and an around window, in process and over real HTTP.
+ */
+import { afterAll, bench, describe } from "vitest";
+import type { RunningServer } from "../src/main.ts";
+import { startServer } from "../src/main.ts";
+import { seedDemoThread, seededMessageCount } from "../src/seed.ts";
+import { makeTempDir, RecordingAdapter, removeDir } from "../src/testing/harness.ts";
+import { noopAdapter, openServices } from "./fixtures.ts";
+
+const TURNS = 45_455; // 100,002 messages
+const dataDir = await makeTempDir("chat-bench-history-");
+const services = openServices(dataDir, noopAdapter);
+const threadId = seedDemoThread(services.repo, { turns: TURNS });
+const total = seededMessageCount(TURNS);
+const middle = services.threads.getMessagePage(threadId, { after: String(total / 2), limit: 1 })
+  .messages[0]!;
+const server: RunningServer = await startServer({
+  env: {},
+  host: "127.0.0.1",
+  port: 0,
+  dataDir,
+  adapter: new RecordingAdapter(),
+  webDist: dataDir,
+  workspaceDir: dataDir,
+});
+
+afterAll(async () => {
+  await server.close();
+  services.db.close();
+  await removeDir(dataDir);
+});
+
+function check(count: number, expected: number): void {
+  if (count !== expected) throw new Error(`expected ${expected} messages, got ${count}`);
+}
+
+describe(`history of a ${total.toLocaleString("en-US")}-message thread, 50 per page (in process)`, () => {
+  bench("newest page", () => {
+    check(services.threads.getMessagePage(threadId, {}).messages.length, 50);
+  });
+  bench("page before the middle", () => {
+    check(
+      services.threads.getMessagePage(threadId, { before: String(total / 2) }).messages.length,
+      50,
+    );
+  });
+  bench("around window in the middle", () => {
+    check(services.threads.getMessagePage(threadId, { around: middle.id }).messages.length, 50);
+  });
+});
+
+describe(`history of a ${total.toLocaleString("en-US")}-message thread, 50 per page (HTTP)`, () => {
+  bench("GET newest page", async () => {
+    const res = await fetch(`${server.url}/api/threads/${threadId}/messages?limit=50`);
+    check(((await res.json()) as { messages: unknown[] }).messages.length, 50);
+  });
+  bench("GET around window in the middle", async () => {
+    const res = await fetch(
+      `${server.url}/api/threads/${threadId}/messages?around=${middle.id}&limit=50`,
+    );
+    check(((await res.json()) as { messages: unknown[] }).messages.length, 50);
+  });
+});
