@@ -1,7 +1,7 @@
 import { type CollectedAssistantCitation, collectAssistantCitations } from "./collect.ts";
 import type { AssistantCitation } from "./schema.ts";
 
-/** Tag names of the block appended to an expanded prompt. */
+/** Opening tag of the block appended to an expanded prompt. */
 export const ASSISTANT_CITATIONS_OPEN_TAG = "<assistant_citations>";
 /** Closing tag of the block appended to an expanded prompt. */
 export const ASSISTANT_CITATIONS_CLOSE_TAG = "</assistant_citations>";
