@@ -1,11 +1,13 @@
 import { Link } from "@tanstack/react-router";
-import { memo, useCallback, useRef } from "react";
-import { Composer } from "../composer/Composer.tsx";
+import { lazy, memo, Suspense, useCallback, useRef } from "react";
 import { Timeline, type TimelineHandle } from "../timeline/Timeline.tsx";
 import { useThread } from "./useThread.ts";
 
-// The composer never re-renders for timeline updates: its props are stable callbacks and ids.
-const StableComposer = memo(Composer);
+// The composer (Lexical) loads as its own chunk so the timeline is not waiting on its code, and
+// never re-renders for timeline updates: its props are stable callbacks and ids.
+const StableComposer = memo(
+  lazy(() => import("../composer/Composer.tsx").then((module) => ({ default: module.Composer }))),
+);
 
 /** Props of {@link ThreadView}. */
 export type ThreadViewProps = { environmentId: string; threadId: string };
@@ -88,12 +90,14 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
       </div>
 
       <div className="thread-view__composer">
-        <StableComposer
-          threadId={threadId}
-          pendingUserInput={state.pendingUserInput}
-          onSend={onSend}
-          onAnswer={thread.answer}
-        />
+        <Suspense fallback={<div className="composer-placeholder-box" aria-hidden="true" />}>
+          <StableComposer
+            threadId={threadId}
+            pendingUserInput={state.pendingUserInput}
+            onSend={onSend}
+            onAnswer={thread.answer}
+          />
+        </Suspense>
       </div>
     </section>
   );

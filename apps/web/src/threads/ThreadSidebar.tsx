@@ -110,7 +110,9 @@ export function ThreadSidebar() {
                 <span className="thread-list__title">{thread.title}</span>
                 <span className="thread-list__meta">
                   {formatUpdatedAt(thread.updatedAt)}
-                  {thread.messageCount > 0 ? ` · ${thread.messageCount} messages` : ""}
+                  {thread.messageCount > 0
+                    ? ` · ${thread.messageCount} ${thread.messageCount === 1 ? "message" : "messages"}`
+                    : ""}
                 </span>
               </Link>
             </li>

@@ -1,0 +1,85 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { type EventStreamStatus, reconnectDelay, subscribeThreadEvents } from "./threadEvents.ts";
+
+/** A controllable stand-in for the browser's EventSource. */
+class FakeEventSource {
+  static instances: FakeEventSource[] = [];
+  onopen: (() => void) | null = null;
+  onerror: (() => void) | null = null;
+  onmessage: ((event: MessageEvent<string>) => void) | null = null;
+  listeners = new Map<string, (event: MessageEvent<string>) => void>();
+  closed = false;
+  constructor(readonly url: string) {
+    FakeEventSource.instances.push(this);
+  }
+  addEventListener(type: string, listener: (event: MessageEvent<string>) => void) {
+    this.listeners.set(type, listener);
+  }
+  close() {
+    this.closed = true;
+  }
+  emit(type: string, id: string, data: unknown) {
+    const event = new MessageEvent(type, { data: JSON.stringify(data), lastEventId: id });
+    this.listeners.get(type)?.(event);
+  }
+}
+
+const factory = (url: string) => new FakeEventSource(url) as unknown as EventSource;
+const delta = (offset: number) => ({ type: "message.delta", messageId: "m", offset, delta: "x" });
+
+beforeEach(() => {
+  FakeEventSource.instances = [];
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("subscribeThreadEvents", () => {
+  it("resumes from the given event id and reconnects with backoff from the last one received", () => {
+    const events: (number | null)[] = [];
+    const statuses: EventStreamStatus[] = [];
+    const reconnected = vi.fn();
+    const stop = subscribeThreadEvents(
+      "t 1",
+      {
+        lastEventId: 7,
+        onEvent: (id) => events.push(id),
+        onStatus: (s) => statuses.push(s),
+        onReconnected: reconnected,
+      },
+      factory,
+    );
+    const first = FakeEventSource.instances[0]!;
+    expect(first.url).toBe("/api/threads/t%201/events?lastEventId=7");
+    first.onopen?.();
+    first.emit("message.delta", "8", delta(0));
+    first.emit("message.delta", "8", delta(0)); // duplicate id: dropped
+    first.emit("message.delta", "9", { type: "nonsense" }); // unknown shape: dropped
+    first.onerror?.();
+    expect(first.closed).toBe(true);
+    expect(statuses).toEqual(["connecting", "open", "reconnecting"]);
+
+    vi.advanceTimersByTime(reconnectDelay(0) - 1);
+    expect(FakeEventSource.instances).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    const second = FakeEventSource.instances[1]!;
+    expect(second.url).toBe("/api/threads/t%201/events?lastEventId=8");
+    second.onopen?.();
+    expect(reconnected).toHaveBeenCalledTimes(1);
+    second.emit("message.delta", "10", delta(1));
+    expect(events).toEqual([8, 10]);
+
+    stop();
+    expect(second.closed).toBe(true);
+    second.onerror?.();
+    vi.advanceTimersByTime(60_000);
+    expect(FakeEventSource.instances).toHaveLength(2);
+  });
+
+  it("backs off exponentially up to ten seconds", () => {
+    expect([0, 1, 2, 3, 10, 50].map(reconnectDelay)).toEqual([
+      500, 1000, 2000, 4000, 10_000, 10_000,
+    ]);
+  });
+});

@@ -1,0 +1,118 @@
+import type { Message, Turn } from "@app/protocol";
+import { describe, expect, it } from "vitest";
+import {
+  buildTimelineRows,
+  foldedTurnOf,
+  foldLabel,
+  type TimelineRowsInput,
+} from "./timelineRows.ts";
+
+function msg(
+  id: string,
+  turnId: string,
+  role: Message["role"],
+  kind: Message["kind"],
+  seq: number,
+): Message {
+  return {
+    id,
+    threadId: "t",
+    turnId,
+    role,
+    kind,
+    text: id,
+    status: "complete",
+    seq,
+    createdAt: "2026-01-01T00:00:00.000Z",
+  };
+}
+
+const turn = (id: string, status: Turn["status"], error: Turn["error"] = null): Turn => ({
+  id,
+  threadId: "t",
+  status,
+  error,
+  createdAt: "2026-01-01T00:00:00.000Z",
+  completedAt: null,
+});
+
+function input(messages: Message[], overrides: Partial<TimelineRowsInput> = {}): TimelineRowsInput {
+  return {
+    order: messages.map((m) => m.id),
+    messagesById: new Map(messages.map((m) => [m.id, m])),
+    turnsById: new Map(),
+    expandedTurns: new Set(),
+    activeTurnId: null,
+    ...overrides,
+  };
+}
+
+const messages = [
+  msg("p1", "a", "user", "prompt", 1),
+  msg("g1", "a", "assistant", "progress", 2),
+  msg("g2", "a", "assistant", "progress", 3),
+  msg("ans1", "a", "assistant", "answer", 4),
+  msg("p2", "b", "user", "prompt", 5),
+  msg("ans2", "b", "assistant", "answer", 6),
+];
+
+describe("buildTimelineRows", () => {
+  it("folds every assistant message but the last one of a turn behind one toggle", () => {
+    expect(buildTimelineRows(input(messages)).map((r) => r.key)).toEqual([
+      "p1",
+      "fold:a",
+      "ans1",
+      "p2",
+      "ans2",
+    ]);
+    const expanded = buildTimelineRows(input(messages, { expandedTurns: new Set(["a"]) }));
+    expect(expanded.map((r) => r.key)).toEqual(["p1", "fold:a", "g1", "g2", "ans1", "p2", "ans2"]);
+    expect(expanded[1]).toMatchObject({ kind: "fold", count: 2, expanded: true });
+  });
+
+  it("always shows error messages and adds a row for a failed turn without one", () => {
+    const failed = [msg("p1", "a", "user", "prompt", 1), msg("e1", "a", "assistant", "error", 2)];
+    expect(buildTimelineRows(input(failed)).map((r) => r.key)).toEqual(["p1", "e1"]);
+    const rows = buildTimelineRows(
+      input([msg("p1", "a", "user", "prompt", 1)], {
+        turnsById: new Map([
+          ["a", turn("a", "failed", { code: "provider_error", message: "Model down" })],
+        ]),
+      }),
+    );
+    expect(rows.at(-1)).toMatchObject({ kind: "turn-error", error: { message: "Model down" } });
+  });
+
+  it("shows a working row for an active turn that has no reply yet", () => {
+    const rows = buildTimelineRows(
+      input([msg("p1", "a", "user", "prompt", 1)], {
+        turnsById: new Map([["a", turn("a", "running")]]),
+        activeTurnId: "a",
+      }),
+    );
+    expect(rows.map((r) => r.key)).toEqual(["p1", "working:a"]);
+  });
+
+  it("reuses unchanged row objects so memoized rows skip rendering", () => {
+    const first = buildTimelineRows(input(messages));
+    const changed = messages.map((m) => (m.id === "ans2" ? { ...m, text: "new" } : m));
+    const second = buildTimelineRows(input(changed), first);
+    expect(second[0]).toBe(first[0]);
+    expect(second[1]).toBe(first[1]);
+    expect(second[4]).not.toBe(first[4]);
+  });
+
+  it("finds the turn whose fold hides a message", () => {
+    const rows = buildTimelineRows(input(messages));
+    const byId = new Map(messages.map((m) => [m.id, m]));
+    expect(foldedTurnOf("g2", rows, byId)).toBe("a");
+    expect(foldedTurnOf("ans1", rows, byId)).toBeNull();
+    expect(foldedTurnOf("missing", rows, byId)).toBeNull();
+  });
+
+  it("labels the toggle with correct plurals", () => {
+    expect(foldLabel(1, false)).toBe("Show 1 update");
+    expect(foldLabel(3, false)).toBe("Show 3 updates");
+    expect(foldLabel(3, true)).toBe("Hide updates");
+  });
+});
