@@ -1,6 +1,9 @@
+import { join } from "node:path";
 import type { MessagePage, Thread, ThreadDetail } from "@app/protocol";
 import { describe, expect, it } from "vitest";
 import type { ProviderTurnContext } from "./providers/types.ts";
+import { openDatabase } from "./storage/db.ts";
+import { ChatRepository } from "./storage/repository.ts";
 import {
   citationLink,
   makeTempDir,
@@ -88,6 +91,52 @@ describe("restart", () => {
         expect(detail.activeTurn).toBeNull();
       } finally {
         await second.close();
+      }
+    } finally {
+      await removeDir(dataDir);
+    }
+  });
+
+  it("marks turns a crashed process left running as interrupted on the next start", async () => {
+    const dataDir = await makeTempDir();
+    try {
+      // What a killed process leaves behind: a running turn with a half-written answer.
+      const db = openDatabase(join(dataDir, "chat.sqlite"));
+      const repo = new ChatRepository(db);
+      repo.createThread({ id: "t1", title: null, now: "2026-01-01T00:00:00.000Z" });
+      repo.insertTurnWithPrompt({
+        threadId: "t1",
+        turnId: "turn1",
+        messageId: "m1",
+        text: "hello",
+        providerInput: "hello",
+        now: "2026-01-01T00:00:01.000Z",
+      });
+      repo.insertAssistantMessage({
+        id: "m2",
+        threadId: "t1",
+        turnId: "turn1",
+        kind: "answer",
+        text: "half",
+        status: "streaming",
+        now: "2026-01-01T00:00:02.000Z",
+      });
+      db.close();
+
+      const server = await startTestServer({ adapter: new RecordingAdapter(), dataDir });
+      try {
+        const page = await server.getJson<MessagePage>("/api/threads/t1/messages");
+        expect(page.messages.map((m) => [m.id === "m2" ? "m2" : m.kind, m.status])).toEqual([
+          ["prompt", "complete"],
+          ["m2", "error"],
+          ["error", "complete"],
+        ]);
+        expect(page.turns[0]).toMatchObject({ status: "failed", error: { code: "interrupted" } });
+        // Clients that reconnect learn about it through the event log.
+        const detail = await server.getJson<ThreadDetail>("/api/threads/t1");
+        expect(detail.lastEventId).toBeGreaterThan(0);
+      } finally {
+        await server.close();
       }
     } finally {
       await removeDir(dataDir);

@@ -16,14 +16,15 @@ import type { ChatRepository, StoredEvent } from "../storage/repository.ts";
 /** Receives events of one thread in id order. */
 export type EventListener = (event: StoredEvent) => void;
 
-/** A subscription: the stored backlog after the resume point, then live events via the listener. */
+/**
+ * A subscription. Events with ids in (afterId, replayUntil] are stored and read with
+ * {@link ThreadEventLog.readStored} in pages; every later one reaches the listener.
+ */
 export interface EventSubscription {
-  backlog: StoredEvent[];
+  /** Last id already stored when the subscription began (null: live only). */
+  replayUntil: number | null;
   unsubscribe(): void;
 }
-
-/** Largest backlog replayed at once; a client further behind refetches the thread instead. */
-const MAX_BACKLOG = 100_000;
 
 export class ThreadEventLog {
   readonly #repo: ChatRepository;
@@ -65,11 +66,13 @@ export class ThreadEventLog {
   }
 
   /**
-   * Subscribes to a thread. With `afterId` the stored events after it come back as `backlog`;
-   * with null only live events are delivered.
+   * Subscribes to a thread's live events. With `afterId`, the stored events after it up to
+   * `replayUntil` are the caller's to read ({@link readStored}); registering the listener and
+   * fixing `replayUntil` happen in one synchronous step, so each event is delivered exactly once.
    */
   subscribe(threadId: string, afterId: number | null, listener: EventListener): EventSubscription {
-    const backlog = afterId === null ? [] : this.#repo.eventsAfter(threadId, afterId, MAX_BACKLOG);
+    const lastId = this.#repo.getThread(threadId)?.lastEventId ?? 0;
+    const replayUntil = afterId === null ? null : lastId;
     let set = this.#listeners.get(threadId);
     if (!set) {
       set = new Set();
@@ -77,13 +80,18 @@ export class ThreadEventLog {
     }
     set.add(listener);
     return {
-      backlog,
+      replayUntil,
       unsubscribe: () => {
         const current = this.#listeners.get(threadId);
         current?.delete(listener);
         if (current?.size === 0) this.#listeners.delete(threadId);
       },
     };
+  }
+
+  /** Up to `limit` stored events with afterId < id <= untilId, in id order. */
+  readStored(threadId: string, afterId: number, untilId: number, limit: number): StoredEvent[] {
+    return this.#repo.eventsAfter(threadId, afterId, limit).filter((e) => e.id <= untilId);
   }
 
   /** Number of live listeners on a thread (for tests and diagnostics). */

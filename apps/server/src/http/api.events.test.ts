@@ -158,4 +158,37 @@ describe("server-sent events", () => {
     expect(Number(live[0]!.id)).toBe(before + 1);
     expect(parse(live).some((e) => e.type === "thread.updated")).toBe(false);
   });
+
+  it("replays a backlog longer than one page, in order, then continues live", async () => {
+    const chunks = Array.from({ length: 1200 }, (_, i) => `${i};`);
+    adapter.script = async (ctx) => {
+      const writer = ctx.startMessage("answer");
+      for (const chunk of chunks) {
+        writer.append(chunk);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      await midStream.promise;
+      writer.complete();
+    };
+    await server.post(`/api/threads/${thread.id}/turns`, { input: "long" });
+    await waitFor(async () => {
+      const d = await server.getJson<ThreadDetail>(`/api/threads/${thread.id}`);
+      return d.lastEventId >= 4 + chunks.length ? true : undefined;
+    });
+    const events = await collectSse(eventsUrl(), {
+      lastEventId: "0",
+      until: (received) => {
+        // Let the message complete (and its deltas be compacted) only once all were replayed.
+        if (deltas(received) === chunks.length) midStream.open();
+        return turnDone(received);
+      },
+    });
+    expect(ids(events)).toEqual(ids(events).map((_, i) => i + 1));
+    let text = "";
+    for (const event of parse(events)) {
+      if (event.type === "message.delta" && event.offset === text.length) text += event.delta;
+    }
+    expect(text).toBe(chunks.join(""));
+    expect(deltas(events)).toBe(chunks.length);
+  });
 });

@@ -9,6 +9,8 @@ import { streamSSE } from "hono/streaming";
 import type { ThreadEventLog } from "../domain/events.ts";
 import type { StoredEvent } from "../storage/repository.ts";
 
+const REPLAY_PAGE = 500;
+
 /** Open streams, so shutdown can end them instead of waiting for clients. */
 export class SseConnections {
   readonly #closers = new Set<() => void>();
@@ -48,7 +50,6 @@ export function streamThreadEvents(
       queue.push(event);
       notify();
     });
-    for (const event of subscription.backlog) queue.push(event);
     const close = () => {
       closed = true;
       notify();
@@ -62,6 +63,21 @@ export function streamThreadEvents(
       // Flushes the headers at once so clients see the stream open before the first event.
       await stream.write(": connected\n\n");
       let lastSent = options.afterId ?? 0;
+      // Stored backlog first, in pages, so a far-behind client never needs it all in memory.
+      const until = subscription.replayUntil;
+      while (until !== null && lastSent < until && !closed) {
+        const page = options.events.readStored(options.threadId, lastSent, until, REPLAY_PAGE);
+        if (page.length === 0) break;
+        for (const item of page) {
+          if (closed) break;
+          await stream.writeSSE({
+            id: String(item.id),
+            event: item.event.type,
+            data: JSON.stringify(item.event),
+          });
+          lastSent = item.id;
+        }
+      }
       let read = 0;
       while (!closed) {
         while (read < queue.length && !closed) {
