@@ -125,19 +125,18 @@ export function adversarialPrompt(totalLength: number): string {
 }
 
 /**
- * A rendered text of about `totalLength` characters with `nearMisses` lines that contain a
- * near miss of `quote` (all of it but its last character), plus one real occurrence in the
- * middle, and the selector for that occurrence.
+ * A rendered text of about `totalLength` characters with `nearMisses` lines that contain `miss`
+ * (a near miss of `quote`), plus one real occurrence in the middle, and the selector for it.
  */
 export function renderedWithNearMisses(
   quote: string,
+  miss: string,
   nearMisses: number,
   totalLength: number,
 ): {
   rendered: string;
   selector: { text: string; start: number; end: number; prefix: string; suffix: string };
 } {
-  const miss = `${quote.slice(0, -1)}${quote.endsWith("x") ? "y" : "x"}`;
   const lineLength = Math.floor(totalLength / (nearMisses + 1));
   const lines: string[] = [];
   for (let i = 0; i <= nearMisses; i++) {

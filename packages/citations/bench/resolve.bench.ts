@@ -9,12 +9,21 @@ import { createAssistantCitationSelector } from "../src/selector.ts";
 import { renderedWithNearMisses, renderedWithRepeats } from "./fixtures.ts";
 
 const QUOTE = "the quick brown fox jumps over the lazy dog by the river";
-const nearMisses = renderedWithNearMisses(QUOTE, 10_000, 1_000_000);
+// A near miss that differs in its last character (so one of its words is rare) ...
+const nearMisses = renderedWithNearMisses(QUOTE, `${QUOTE.slice(0, -1)}x`, 10_000, 1_000_000);
+// ... and one that holds every word of the quote, so each of them occurs 10,001 times.
+const hardNearMisses = renderedWithNearMisses(
+  QUOTE,
+  QUOTE.replace(" dog by", " dog, by"),
+  10_000,
+  1_000_000,
+);
 const repeats = renderedWithRepeats(QUOTE, 10_000, 1_000_000);
 
 // Guard the fixtures: the expected outcome and sizes, checked once before measuring.
 for (const [name, { rendered, selector }] of [
   ["near misses", nearMisses],
+  ["hard near misses", hardNearMisses],
   ["repeats", repeats],
 ] as const) {
   const result = findAssistantCitationText(rendered, selector);
@@ -30,8 +39,13 @@ const options = { time: 1000, warmupTime: 200 };
 
 describe("resolve: 1M rendered text", () => {
   bench(
-    "10,000 near-miss occurrences",
+    "10,000 near misses differing in the last character",
     () => void findAssistantCitationText(nearMisses.rendered, nearMisses.selector),
+    options,
+  );
+  bench(
+    "10,000 near misses holding every word of the quote",
+    () => void findAssistantCitationText(hardNearMisses.rendered, hardNearMisses.selector),
     options,
   );
   bench(
