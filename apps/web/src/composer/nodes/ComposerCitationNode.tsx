@@ -102,6 +102,11 @@ export class ComposerCitationNode extends DecoratorNode<JSX.Element> {
     return true;
   }
 
+  /** Arrow keys step over the chip instead of selecting it, like one character. */
+  override isKeyboardSelectable(): boolean {
+    return false;
+  }
+
   override getTextContent(): string {
     return this.getLatest().__source;
   }

@@ -62,6 +62,11 @@ export class SkillNode extends DecoratorNode<JSX.Element> {
     return true;
   }
 
+  /** Arrow keys step over the chip instead of selecting it, like one character. */
+  override isKeyboardSelectable(): boolean {
+    return false;
+  }
+
   override getTextContent(): string {
     return `$${this.getLatest().__name}`;
   }
