@@ -35,6 +35,8 @@ export interface RunningServer {
   environmentId: string;
   config: ServerConfig;
   provider: ProviderService;
+  /** Number of open SSE streams (diagnostics; lets tests check that closed clients are released). */
+  openEventStreams(): number;
   /** Stops accepting connections, ends SSE streams, settles turns and closes the database. */
   close(): Promise<void>;
 }
@@ -77,6 +79,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     environmentId: repo.environmentId,
     config,
     provider,
+    openEventStreams: () => connections.size,
     close: () => {
       closing ??= (async () => {
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -157,6 +157,8 @@ describe("server-sent events", () => {
     });
     expect(Number(live[0]!.id)).toBe(before + 1);
     expect(parse(live).some((e) => e.type === "thread.updated")).toBe(false);
+    // The client hung up: the server releases its stream and listener.
+    await waitFor(() => (server.openEventStreams() === 0 ? true : undefined));
   });
 
   it("replays a backlog longer than one page, in order, then continues live", async () => {
@@ -190,5 +192,25 @@ describe("server-sent events", () => {
     }
     expect(text).toBe(chunks.join(""));
     expect(deltas(events)).toBe(chunks.length);
+  });
+
+  it("sends keep-alive comments on an idle stream", async () => {
+    const quick = await startTestServer({ adapter: new RecordingAdapter(), heartbeatMs: 20 });
+    try {
+      const created = (await (await quick.post("/api/threads", {})).json()) as Thread;
+      const controller = new AbortController();
+      const res = await fetch(`${quick.url}/api/threads/${created.id}/events`, {
+        signal: controller.signal,
+      });
+      expect(res.headers.get("content-type")).toContain("text/event-stream");
+      const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+      let text = "";
+      while (!text.includes(": keep-alive")) text += (await reader.read()).value ?? "";
+      controller.abort();
+      expect(text.startsWith(": connected\n\n")).toBe(true);
+    } finally {
+      await quick.close();
+      await removeDir(quick.dataDir);
+    }
   });
 });
