@@ -21,6 +21,11 @@ export function messageRows(page: Page): Locator {
   return page.locator("[data-message-id]");
 }
 
+/** The user's own messages (the demo echoes a prompt's first words, so match these rows). */
+export function userRows(page: Page): Locator {
+  return page.locator('[data-message-id][data-role="user"]');
+}
+
 /** Assistant message bodies (each carries `data-assistant-citation-source="<messageId>"`). */
 export function assistantBodies(page: Page): Locator {
   return page.locator("[data-assistant-citation-source]");
@@ -52,11 +57,15 @@ export async function createThreadFromUi(page: Page): Promise<string> {
   return threadIdOf(page);
 }
 
-/** Types a prompt into the composer and sends it with Enter. */
+/**
+ * Enters a prompt into the composer as one text insertion (as an IME or dictation would; much
+ * faster than key-by-key typing on a busy machine) and sends it with Enter.
+ */
 export async function sendPrompt(page: Page, text: string): Promise<void> {
   const box = composer(page);
   await box.click();
-  await box.pressSequentially(text);
+  await page.keyboard.insertText(text);
+  await expect(box).toContainText(text.slice(0, 20));
   await box.press("Enter");
 }
 

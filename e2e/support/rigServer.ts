@@ -1,10 +1,11 @@
 /**
  * Starts the real chat server the way the e2e rig and the performance scripts need it: a fresh
  * temporary DATA_DIR seeded with one long thread, a small fixture workspace for the `@`
- * typeahead, the demo provider streaming with a short chunk delay, and the built web app.
+ * typeahead, the demo provider streaming with a short chunk delay, and a copy of the built web
+ * app.
  */
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { startServer } from "../../apps/server/src/main.ts";
@@ -66,6 +67,11 @@ export async function startRigServer(options: RigServerOptions): Promise<RigServ
       await writeFile(path, `// fixture ${file}\n`);
     }
 
+    // Serve a private copy: a concurrent `vite build` (which empties dist first) cannot break
+    // a running suite.
+    const webDist = join(dataDir, "web");
+    await cp(WEB_DIST, webDist, { recursive: true });
+
     const turns = options.seedTurns ?? SEEDED_TURNS;
     const db = openDatabase(join(dataDir, "chat.sqlite"));
     let seededThreadId: string;
@@ -80,7 +86,7 @@ export async function startRigServer(options: RigServerOptions): Promise<RigServ
       host: "127.0.0.1",
       port: options.port,
       dataDir,
-      webDist: WEB_DIST,
+      webDist,
       workspaceDir,
       authToken: null,
       adapter: createDemoProvider({ chunkDelayMs: options.chunkDelayMs ?? 10 }),

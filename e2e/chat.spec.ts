@@ -1,0 +1,124 @@
+/**
+ * Sending prompts end to end: a streamed reply that grows while it arrives and is still there
+ * after a reload, a failing turn, a question answered from the composer, and model or user text
+ * that tries to inject HTML.
+ */
+import {
+  assistantBodies,
+  composer,
+  createThreadFromUi,
+  DEMO_ANSWER_END,
+  expect,
+  sendPrompt,
+  test,
+  userRows,
+} from "./support/fixtures.ts";
+
+/**
+ * Records, per assistant body, each distinct text length it shows (a MutationObserver sample
+ * after every DOM change), so a spec can tell a streamed reply from one that appeared at once.
+ */
+async function recordAssistantTextLengths(page: import("@playwright/test").Page): Promise<void> {
+  await page.evaluate(() => {
+    const samples: Record<string, number[]> = {};
+    Object.assign(window, { __e2eTextLengths: samples });
+    const record = () => {
+      for (const el of document.querySelectorAll("[data-assistant-citation-source]")) {
+        const id = el.getAttribute("data-assistant-citation-source") ?? "";
+        const length = (el.textContent ?? "").length;
+        const list = samples[id] ?? [];
+        samples[id] = list;
+        if (list[list.length - 1] !== length) list.push(length);
+      }
+    };
+    new MutationObserver(record).observe(document.body, {
+      subtree: true,
+      childList: true,
+      characterData: true,
+    });
+  });
+}
+
+test("a prompt streams a reply that grows, and both survive a reload", async ({ page }) => {
+  await createThreadFromUi(page);
+  await recordAssistantTextLengths(page);
+  const prompt = "Explain cursor pagination with an example";
+  await sendPrompt(page, prompt);
+
+  await expect(userRows(page).filter({ hasText: prompt })).toBeVisible();
+  const answer = assistantBodies(page).last();
+  await expect(answer).toContainText(DEMO_ANSWER_END);
+  await expect(composer(page)).toHaveText("");
+
+  const answerId = await answer.getAttribute("data-assistant-citation-source");
+  expect(answerId).toBeTruthy();
+  const lengths = await page.evaluate(
+    (id) =>
+      (window as unknown as { __e2eTextLengths: Record<string, number[]> }).__e2eTextLengths[id] ??
+      [],
+    answerId ?? "",
+  );
+  // Streamed: the body showed several partial lengths before the final one, and grew overall.
+  expect(lengths.length).toBeGreaterThanOrEqual(3);
+  expect(lengths[lengths.length - 1]).toBeGreaterThan(lengths[0] ?? 0);
+  const finalText = (await answer.textContent()) ?? "";
+
+  await page.reload();
+  await expect(userRows(page).filter({ hasText: prompt })).toBeVisible();
+  const reloaded = page.locator(`[data-assistant-citation-source="${answerId}"]`);
+  await expect(reloaded).toBeVisible();
+  await expect(reloaded).toHaveText(finalText);
+});
+
+test("a failing turn shows its error and keeps the user's message", async ({ page }) => {
+  await createThreadFromUi(page);
+  const prompt = "fail please, this is on purpose";
+  await sendPrompt(page, prompt);
+
+  const error = page.getByText(/Demo provider failed on purpose/);
+  await expect(error).toBeVisible();
+  await expect(userRows(page).filter({ hasText: prompt })).toBeVisible();
+
+  await page.reload();
+  await expect(userRows(page).filter({ hasText: prompt })).toBeVisible();
+  await expect(page.getByText(/Demo provider failed on purpose/)).toBeVisible();
+});
+
+test("a pending question is answered from the composer", async ({ page }) => {
+  await createThreadFromUi(page);
+  await sendPrompt(page, "Please ask me which option to use");
+
+  await expect(page.getByText("Which option should I use?").first()).toBeVisible();
+  const box = composer(page);
+  await box.click();
+  await box.pressSequentially("B");
+  await box.press("Enter");
+
+  // The demo quotes the answer verbatim: "- `choice`: `B`".
+  const answer = assistantBodies(page).last();
+  await expect(answer).toContainText(DEMO_ANSWER_END);
+  await expect(answer).toContainText("choice: B");
+  await expect(page.getByRole("region", { name: "Question from the assistant" })).toHaveCount(0);
+});
+
+test("HTML in a message is shown as text, never run", async ({ page }) => {
+  const dialogs: string[] = [];
+  page.on("dialog", (dialog) => {
+    dialogs.push(dialog.message());
+    void dialog.dismiss();
+  });
+  await createThreadFromUi(page);
+  const prompt =
+    'Render this <img src=x onerror="window.__e2eInjected=1;alert(1)"> and <script>window.__e2eInjected=2</script> text';
+  await sendPrompt(page, prompt);
+
+  const userRow = userRows(page).filter({ hasText: "<img src=x onerror=" });
+  await expect(userRow).toBeVisible();
+  await expect(userRow).toContainText("<script>window.__e2eInjected=2</script>");
+  await expect(assistantBodies(page).last()).toContainText(DEMO_ANSWER_END);
+
+  await expect(page.locator("[data-message-id] img[src='x']")).toHaveCount(0);
+  await expect(page.locator("[data-message-id] script")).toHaveCount(0);
+  expect(await page.evaluate(() => "__e2eInjected" in window)).toBe(false);
+  expect(dialogs).toEqual([]);
+});

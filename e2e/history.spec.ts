@@ -1,0 +1,65 @@
+/**
+ * The seeded 2,000-turn thread: it opens at the newest message, loads older pages while the
+ * user scrolls to the top until the "Beginning of thread" marker, and returns to the bottom.
+ */
+import type { Locator, Page } from "@playwright/test";
+import { expect, messageRows, test } from "./support/fixtures.ts";
+
+/** The timeline's scroll container: the nearest scrollable ancestor of a message row. */
+async function timelineScroller(page: Page): Promise<Locator> {
+  await page
+    .locator("[data-message-id]")
+    .first()
+    .evaluate((rowElement) => {
+      let el: HTMLElement | null = rowElement.parentElement;
+      while (el !== null) {
+        const { overflowY } = getComputedStyle(el);
+        if ((overflowY === "auto" || overflowY === "scroll") && el.scrollHeight > el.clientHeight) {
+          el.setAttribute("data-e2e-scroller", "");
+          return;
+        }
+        el = el.parentElement;
+      }
+      throw new Error("No scrollable ancestor of the timeline rows");
+    });
+  return page.locator("[data-e2e-scroller]");
+}
+
+test("scrolls a 2,000-turn thread to its beginning and back", async ({ page, rig }) => {
+  test.setTimeout(120_000);
+  await page.goto(rig.seededThreadPath);
+  const newest = page.getByText(`Answer ${rig.seededTurns} looks at`);
+  await expect(newest).toBeVisible();
+  await expect(messageRows(page).first()).toBeVisible();
+  const scroller = await timelineScroller(page);
+  let olderPages = 0;
+  page.on("request", (request) => {
+    if (/\/messages\?(.*&)?before=/.test(request.url())) olderPages++;
+  });
+
+  const beginning = page.getByText("Beginning of thread");
+  // Hold the scroller at the top, as a reader dragging to the top would: whenever the app has
+  // prepended an older page (and kept the visible rows still, so the scroller moved off the
+  // top), pull it back up. Runs in the page, one frame at a time, until the marker shows.
+  await scroller.evaluate(async (el) => {
+    const atStart = () => (el.textContent ?? "").includes("Beginning of thread");
+    const deadline = performance.now() + 90_000;
+    while (!(atStart() && el.scrollTop === 0)) {
+      if (performance.now() > deadline) {
+        throw new Error(`No "Beginning of thread" after 90 s (scrollTop ${el.scrollTop})`);
+      }
+      if (el.scrollTop > 0) el.scrollTop = 0;
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+    }
+  });
+  await scroller.evaluate((el) => el.scrollTo({ top: 0 }));
+  await expect(beginning).toBeVisible();
+  await expect(page.getByText(/^Turn 1: tell me about/)).toBeVisible();
+  // 4,400 messages at 40 per page: dozens of older pages.
+  expect(olderPages).toBeGreaterThan(10);
+
+  await expect(async () => {
+    await scroller.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+    await expect(newest).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
+});
