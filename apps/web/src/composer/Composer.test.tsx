@@ -357,6 +357,21 @@ describe("Composer typeahead", () => {
     await waitFor(() => expect(screen.queryByRole("listbox")).toBeNull());
   });
 
+  it("picks with Tab in the middle of a line and keeps the text after the caret", async () => {
+    const { editor, textbox } = setup();
+    setPrompt(editor, "see now", 4);
+    type(editor, "@READ");
+    await screen.findByRole("listbox");
+    await act(async () => {
+      fireEvent.keyDown(textbox, { key: "Tab", code: "Tab" });
+    });
+    expect(readPrompt(editor)).toBe("see @README.md now");
+    expect(textbox.querySelector("[data-composer-mention-chip]")).toHaveAttribute(
+      "data-composer-mention-chip",
+      "README.md",
+    );
+  });
+
   it("closes on Escape", async () => {
     const { editor, textbox } = setup();
     setPrompt(editor, "");

@@ -151,8 +151,8 @@ export function MentionTypeaheadPlugin({
           const node = $getNodeByKey(match.nodeKey);
           if (!$isTextNode(node)) return;
           const text = node.getTextContent();
-          // Replace the whole `@word`, including any part after the caret.
-          const wordEnd = match.start + (/^\S*/.exec(text.slice(match.start))?.[0].length ?? 0);
+          // Replace `@partial` up to the caret; text after the caret is kept (after a space).
+          const wordEnd = match.start + 1 + match.query.length;
           const before = text.slice(0, match.start);
           const after = text.slice(wordEnd);
           const tail = $createTextNode(/^\s/.test(after) ? after : ` ${after}`);
