@@ -12,7 +12,7 @@ import {
 } from "@app/protocol";
 import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import type { z } from "zod";
+import { z } from "zod";
 import { DomainError } from "../domain/errors.ts";
 import type { ThreadEventLog } from "../domain/events.ts";
 import type { ProviderService } from "../domain/providerService.ts";
@@ -199,28 +199,38 @@ async function readJsonBody<S extends z.ZodType>(
   return parsed.data;
 }
 
+/** `limit`: a positive integer (larger values are capped by the caller). */
+const LimitSchema = z
+  .string()
+  .regex(/^\d{1,9}$/, { error: "limit must be a positive integer" })
+  .transform(Number)
+  .refine((n) => n >= 1, { error: "limit must be at least 1" });
+
+/** `Last-Event-ID` / `lastEventId`: a nonnegative event id. */
+const LastEventIdSchema = z
+  .string()
+  .trim()
+  .regex(/^\d{1,15}$/, { error: "Last-Event-ID must be a nonnegative integer event id" })
+  .transform(Number);
+
+/** Validates one query value with `schema`; a failure is a 400 `invalid_request` naming it. */
+function parseQueryValue<T>(schema: z.ZodType<T, string>, raw: string): T {
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const reason = parsed.error.issues[0]?.message ?? "invalid value";
+    throw new DomainError(400, "invalid_request", `${reason} (got "${raw.slice(0, 20)}").`);
+  }
+  return parsed.data;
+}
+
 /** `limit` query value: absent -> undefined; a positive integer, capped at `max`; else 400. */
 function parseLimit(raw: string | undefined, max: number): number | undefined {
   if (raw === undefined || raw === "") return undefined;
-  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) {
-    throw new DomainError(
-      400,
-      "invalid_request",
-      `limit must be a positive integer (got "${raw.slice(0, 20)}").`,
-    );
-  }
-  return Math.min(Number(raw), max);
+  return Math.min(parseQueryValue(LimitSchema, raw), max);
 }
 
 /** `Last-Event-ID` value: absent -> null (live only); a nonnegative integer; else 400. */
 function parseLastEventId(raw: string | undefined): number | null {
   if (raw === undefined || raw.trim() === "") return null;
-  if (!/^\d{1,15}$/.test(raw.trim())) {
-    throw new DomainError(
-      400,
-      "invalid_request",
-      `Last-Event-ID must be an event id (got "${raw.slice(0, 20)}").`,
-    );
-  }
-  return Number(raw.trim());
+  return parseQueryValue(LastEventIdSchema, raw);
 }
