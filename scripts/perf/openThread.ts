@@ -1,0 +1,90 @@
+/**
+ * (a) Opening the seeded 2,000-turn thread: time from navigation start to the first rendered
+ * message row (`[data-message-id]` attached to the DOM), measured in the page with a
+ * MutationObserver installed before any app script runs. "Cold" runs use a fresh browser
+ * context (empty HTTP cache and storage), so each downloads and compiles the app again; "warm"
+ * runs navigate again in one context (app assets cached, API data fetched anew). Each run also
+ * records when the app script, the thread detail and the newest page finished loading
+ * (Resource Timing), to show where the time goes.
+ */
+import type { Browser, Page } from "@playwright/test";
+import type { RigState } from "../../e2e/support/rig.ts";
+import { newPerfContext } from "./rig.ts";
+import { median } from "./stats.ts";
+
+/** One open, all times in ms from navigation start. */
+export interface OpenRun {
+  firstRow: number;
+  /** responseEnd of the app's main script. */
+  script: number;
+  /** responseEnd of `GET /api/threads/:id`. */
+  detail: number;
+  /** responseEnd of the newest page `GET /api/threads/:id/messages?limit=`. */
+  messages: number;
+}
+
+/** Result of {@link measureOpenThread}. */
+export interface OpenThreadResult {
+  cold: OpenRun[];
+  warm: OpenRun[];
+  coldMedian: number;
+  warmMedian: number;
+}
+
+/** Installed with addInitScript: records performance.now() when the first row appears. */
+function recordFirstRow(): void {
+  const w = window as unknown as { __perfFirstRow?: number };
+  const observer = new MutationObserver(() => {
+    if (w.__perfFirstRow === undefined && document.querySelector("[data-message-id]")) {
+      w.__perfFirstRow = performance.now();
+      observer.disconnect();
+    }
+  });
+  observer.observe(document, { childList: true, subtree: true });
+}
+
+async function openOnce(page: Page, url: string): Promise<OpenRun> {
+  await page.goto(url);
+  await page.waitForFunction(() => "__perfFirstRow" in window, undefined, { timeout: 30_000 });
+  return page.evaluate(() => {
+    const end = (pattern: RegExp) =>
+      (performance.getEntriesByType("resource") as PerformanceResourceTiming[])
+        .filter((entry) => pattern.test(entry.name))
+        .reduce((latest, entry) => Math.max(latest, entry.responseEnd), 0);
+    return {
+      firstRow: (window as unknown as { __perfFirstRow: number }).__perfFirstRow,
+      script: end(/\/assets\/.*\.js$/),
+      detail: end(/\/api\/threads\/[^/]+$/),
+      messages: end(/\/messages\?/),
+    };
+  });
+}
+
+/** Opens the seeded thread `runs` times cold and `runs` times warm. */
+export async function measureOpenThread(
+  browser: Browser,
+  rig: RigState,
+  runs = 5,
+): Promise<OpenThreadResult> {
+  const url = `${rig.baseURL}${rig.seededThreadPath}`;
+  const cold: OpenRun[] = [];
+  for (let i = 0; i < runs; i++) {
+    const context = await newPerfContext(browser);
+    await context.addInitScript(recordFirstRow);
+    cold.push(await openOnce(await context.newPage(), url));
+    await context.close();
+  }
+  const warm: OpenRun[] = [];
+  const context = await newPerfContext(browser);
+  await context.addInitScript(recordFirstRow);
+  const page = await context.newPage();
+  await openOnce(page, url); // fills the cache
+  for (let i = 0; i < runs; i++) warm.push(await openOnce(page, url));
+  await context.close();
+  return {
+    cold,
+    warm,
+    coldMedian: median(cold.map((run) => run.firstRow)),
+    warmMedian: median(warm.map((run) => run.firstRow)),
+  };
+}

@@ -1,0 +1,92 @@
+/**
+ * Browser performance measurements for the chat app (not part of `npm test`):
+ *
+ *   pnpm --filter @app/web build && pnpm exec tsx scripts/perf/run.ts [--only open,scroll,typing]
+ *
+ * Starts the e2e rig server on PERF_PORT (default 4398) with a seeded 2,000-turn thread, drives
+ * Debian's Chromium headless, and prints the results as Markdown (for e2e/PERFORMANCE.md) and
+ * JSON. Targets: first message < 1 s (median of 5), no frame > 50 ms while scrolling, keystroke
+ * to paint < 16 ms median with 100 chips in the composer.
+ */
+import { cpus } from "node:os";
+import { measureOpenThread, type OpenRun } from "./openThread.ts";
+import { launchChromium, startPerfServer } from "./rig.ts";
+import { measureScroll, SCROLL_STEP_PX } from "./scrollThread.ts";
+import { ms } from "./stats.ts";
+import { measureTyping } from "./typingChips.ts";
+
+const STEPS = ["open", "scroll", "typing"] as const;
+type Step = (typeof STEPS)[number];
+
+function parseOnly(argv: string[]): Set<Step> {
+  const index = argv.indexOf("--only");
+  if (index === -1) return new Set(STEPS);
+  const names = (argv[index + 1] ?? "").split(",").filter(Boolean);
+  const bad = names.filter((name) => !(STEPS as readonly string[]).includes(name));
+  if (names.length === 0 || bad.length > 0) {
+    throw new Error(
+      `--only takes a comma-separated list of ${STEPS.join(", ")} (got "${argv[index + 1] ?? ""}").`,
+    );
+  }
+  return new Set(names as Step[]);
+}
+
+const pass = (ok: boolean) => (ok ? "meets target" : "**misses target**");
+
+async function main(): Promise<void> {
+  const only = parseOnly(process.argv.slice(2));
+  const port = Number(process.env.PERF_PORT ?? 4398);
+  const server = await startPerfServer(port);
+  const browser = await launchChromium();
+  const lines: string[] = [];
+  // Each result is also printed as soon as it is measured, so a later failure loses nothing.
+  const report = (line: string) => {
+    lines.push(line);
+    console.log(line);
+  };
+  const json: Record<string, unknown> = {
+    date: new Date().toISOString(),
+    cpus: cpus().length,
+    chromium: browser.version(),
+  };
+  try {
+    if (only.has("open")) {
+      const open = await measureOpenThread(browser, server.state, 5);
+      json.open = open;
+      const row = (label: string, runs: OpenRun[], value: number) => {
+        const mid = runs.map((run) => run.firstRow).indexOf(value);
+        const pick = runs[mid === -1 ? 0 : mid]!;
+        return `| Open the 2,000-turn thread (${label}): navigation start to first message row, median of 5 | ${ms(value)} (runs: ${runs.map((run) => run.firstRow.toFixed(0)).join(", ")} ms; median run: script ${pick.script.toFixed(0)}, thread ${pick.detail.toFixed(0)}, newest page ${pick.messages.toFixed(0)} ms) | < 1,000 ms: ${pass(value < 1000)} |`;
+      };
+      report(row("cold: fresh context, nothing cached", open.cold, open.coldMedian));
+      report(row("warm: app assets cached", open.warm, open.warmMedian));
+    }
+    if (only.has("scroll")) {
+      const scroll = await measureScroll(browser, server.state);
+      json.scroll = scroll;
+      report(
+        `| Scroll bottom to top (${SCROLL_STEP_PX} px per frame, ${scroll.seconds.toFixed(1)} s, ${scroll.pagesLoaded} older pages loaded${scroll.reachedBeginning ? "" : ", **did not reach the beginning**"}) | ${scroll.frames} frames; ${scroll.over16} over 16.7 ms; ${scroll.over50} over 50 ms; longest ${ms(scroll.longestFrame)}; p95 ${ms(scroll.p95Frame)}; ${scroll.longAnimationFrames} long animation frames${scroll.longAnimationFrames ? ` (longest ${ms(scroll.longestAnimationFrame)})` : ""} | no frame > 50 ms: ${pass(scroll.over50 === 0)} |`,
+      );
+    }
+    if (only.has("typing")) {
+      const typing = await measureTyping(browser, server.state);
+      json.typing = typing;
+      report(
+        `| Typing with ${typing.chips} chips in the composer: keydown to next painted frame (${typing.keystrokes} keys) | median ${ms(typing.median)}, p95 ${ms(typing.p95)}, worst ${ms(typing.worst)} | median < 16 ms: ${pass(typing.median < 16)} |`,
+      );
+    }
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+  console.log(`\nChromium ${json.chromium}, ${json.cpus} CPUs, ${json.date}\n`);
+  console.log("| Measurement | Result | Target |");
+  console.log("| --- | --- | --- |");
+  for (const line of lines) console.log(line);
+  console.log(`\n${JSON.stringify(json)}`);
+}
+
+main().catch((error: unknown) => {
+  console.error(`perf: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,125 @@
+/**
+ * (c) Typing into a composer that holds 100 chips (50 file mentions, 50 skills), restored from
+ * a saved draft. For each keystroke the page records keydown `event.timeStamp` and the time of
+ * the first animation frame after the editor's DOM changed, read after that frame painted
+ * (a MessageChannel task queued from requestAnimationFrame). One key at a time: the next key is
+ * pressed only after the previous one was measured.
+ */
+import type { Browser } from "@playwright/test";
+import type { RigState } from "../../e2e/support/rig.ts";
+import { newPerfContext } from "./rig.ts";
+import { median, percentile } from "./stats.ts";
+
+/** Result of {@link measureTyping}. */
+export interface TypingResult {
+  chips: number;
+  keystrokes: number;
+  median: number;
+  p95: number;
+  worst: number;
+}
+
+/** A prompt with `count` chips: alternating `@path` mentions and `$skill` tokens between words. */
+export function promptWithChips(count: number): string {
+  const parts: string[] = [];
+  for (let i = 0; i < count; i++) {
+    parts.push(i % 2 === 0 ? `see @src/module${i}/file${i}.ts` : `then $skill-${i}`);
+  }
+  return `${parts.join(" and ")} `;
+}
+
+/** Installed in the page: pairs each keydown with the frame that shows its edit. */
+function installKeystrokeRecorder(): void {
+  const w = window as unknown as { __perfKeys: number[] };
+  w.__perfKeys = [];
+  let pending: number | null = null;
+  document.addEventListener(
+    "keydown",
+    (event) => {
+      pending = event.timeStamp;
+    },
+    true,
+  );
+  const observer = new MutationObserver(() => {
+    if (pending === null) return;
+    const start = pending;
+    pending = null;
+    requestAnimationFrame(() => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => w.__perfKeys.push(performance.now() - start);
+      channel.port2.postMessage(null);
+    });
+  });
+  const attach = () => {
+    const editor = document.querySelector('[contenteditable="true"][aria-label="Message"]');
+    if (editor === null) return false;
+    observer.observe(editor, { subtree: true, childList: true, characterData: true });
+    return true;
+  };
+  if (!attach()) {
+    const waiter = new MutationObserver(() => {
+      if (attach()) waiter.disconnect();
+    });
+    waiter.observe(document, { subtree: true, childList: true });
+  }
+}
+
+export async function measureTyping(
+  browser: Browser,
+  rig: RigState,
+  chipCount = 100,
+  text = "typing after one hundred chips stays quick",
+): Promise<TypingResult> {
+  const created = await fetch(`${rig.baseURL}/api/threads`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ title: "Perf: typing with 100 chips" }),
+  });
+  if (!created.ok) throw new Error(`POST /api/threads answered ${created.status}`);
+  const thread = (await created.json()) as { id: string };
+
+  const context = await newPerfContext(browser);
+  const page = await context.newPage();
+  const draft = promptWithChips(chipCount);
+  await page.addInitScript(
+    ({ key, value }) => {
+      if (sessionStorage.getItem("perf-draft-set") === null) {
+        localStorage.setItem(key, value);
+        sessionStorage.setItem("perf-draft-set", "1");
+      }
+    },
+    { key: `composer:draft:v1:${thread.id}`, value: draft },
+  );
+  await page.addInitScript(installKeystrokeRecorder);
+  await page.goto(`${rig.baseURL}/${rig.environmentId}/${thread.id}`);
+  const chips = page.locator("[data-composer-mention-chip], [data-composer-skill-chip]");
+  await chips.nth(chipCount - 1).waitFor();
+  const chipsShown = await chips.count();
+
+  const box = page.getByRole("textbox", { name: "Message", exact: true });
+  await box.click();
+  await box.press("ControlOrMeta+End");
+  await page.evaluate(() => {
+    (window as unknown as { __perfKeys: number[] }).__perfKeys.length = 0;
+  });
+  let done = 0;
+  for (const char of text) {
+    await page.keyboard.press(char === " " ? "Space" : char);
+    done++;
+    await page.waitForFunction(
+      (n) => (window as unknown as { __perfKeys: number[] }).__perfKeys.length >= n,
+      done,
+    );
+  }
+  const samples = await page.evaluate(
+    () => (window as unknown as { __perfKeys: number[] }).__perfKeys,
+  );
+  await context.close();
+  return {
+    chips: chipsShown,
+    keystrokes: samples.length,
+    median: median(samples),
+    p95: percentile(samples, 95),
+    worst: Math.max(...samples),
+  };
+}
