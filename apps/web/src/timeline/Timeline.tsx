@@ -18,6 +18,7 @@ import {
 } from "react";
 import type { ApiError } from "../api/client.ts";
 import { selectionToMarkdown } from "../copy/selectionMarkdown.ts";
+import { warmMarkdownCache } from "../markdown/markdownBlockCache.ts";
 import {
   type TimelineActions,
   TimelineActionsContext,
@@ -147,6 +148,19 @@ export const Timeline = memo(function Timeline({
     previousRows.current = next;
     return next;
   }, [order, messagesById, turnsById, expandedTurns, activeTurnId]);
+
+  // Parse loaded messages in idle time, nearest to the reader's direction (upwards) first.
+  const warmed = useRef(new WeakSet<Message>());
+  useEffect(() => {
+    const texts: string[] = [];
+    for (let i = order.length - 1; i >= 0; i--) {
+      const message = messagesById.get(order[i]!);
+      if (!message || message.status === "streaming" || warmed.current.has(message)) continue;
+      warmed.current.add(message);
+      texts.push(message.text);
+    }
+    if (texts.length > 0) warmMarkdownCache(texts);
+  }, [order, messagesById]);
 
   const latest = useRef({ rows, messagesById });
   latest.current = { rows, messagesById };

@@ -47,7 +47,7 @@ const MessageView = memo(function MessageView({
             <span />
           </span>
         ) : (
-          <ChatMarkdown text={message.text} />
+          <ChatMarkdown text={message.text} streaming={streaming} />
         )}
       </div>
       {message.text !== "" ? (

@@ -1,0 +1,83 @@
+/**
+ * Parsing and rendering of Markdown blocks, with a shared cache of rendered element trees.
+ * Virtualized rows unmount and remount while scrolling; reusing the parsed tree keeps remounts
+ * free of Markdown parsing, and `warmMarkdownCache` parses loaded messages during idle time so
+ * rows are usually parsed before they scroll into view.
+ */
+import type { ReactElement } from "react";
+import Markdown, { type Options } from "react-markdown";
+import remarkGfm from "remark-gfm";
+import { chatMarkdownComponents } from "./chatMarkdownComponents.tsx";
+import { rehypeSourceOffsets } from "./rehypeSourceOffsets.ts";
+import { markdownUrlTransform } from "./safeHref.ts";
+import { splitMarkdownBlocks } from "./splitMarkdownBlocks.ts";
+
+const remarkPlugins: Options["remarkPlugins"] = [remarkGfm];
+
+/** Parses and renders one block (react-markdown's synchronous Markdown uses no hooks). */
+export function renderMarkdownBlock(source: string, offset: number): ReactElement {
+  return Markdown({
+    children: source,
+    remarkPlugins,
+    rehypePlugins: [[rehypeSourceOffsets, { offset }]],
+    components: chatMarkdownComponents,
+    urlTransform: markdownUrlTransform,
+    // Raw HTML is never interpreted: react-markdown (without rehype-raw) shows it as text.
+    skipHtml: false,
+  });
+}
+
+/** Rendered elements of finished blocks, least recently used first. */
+const blockCache = new Map<string, ReactElement>();
+const BLOCK_CACHE_LIMIT = 2000;
+
+export function cachedMarkdownBlock(source: string, offset: number): ReactElement {
+  const key = `${offset}\u0000${source}`;
+  const hit = blockCache.get(key);
+  if (hit !== undefined) {
+    blockCache.delete(key);
+    blockCache.set(key, hit);
+    return hit;
+  }
+  const element = renderMarkdownBlock(source, offset);
+  blockCache.set(key, element);
+  if (blockCache.size > BLOCK_CACHE_LIMIT) {
+    const oldest = blockCache.keys().next().value;
+    if (oldest !== undefined) blockCache.delete(oldest);
+  }
+  return element;
+}
+
+/** Idle-time budget left unused per slice, so input and animation frames stay responsive. */
+const IDLE_RESERVE_MS = 3;
+const pending: string[] = [];
+let scheduled = false;
+
+type IdleDeadlineLike = { timeRemaining(): number };
+const requestIdle: (callback: (deadline: IdleDeadlineLike) => void) => void =
+  typeof window !== "undefined" && "requestIdleCallback" in window
+    ? (callback) => window.requestIdleCallback(callback, { timeout: 2000 })
+    : (callback) => setTimeout(() => callback({ timeRemaining: () => 8 }), 16);
+
+function work(deadline: IdleDeadlineLike): void {
+  while (pending.length > 0 && deadline.timeRemaining() > IDLE_RESERVE_MS) {
+    const text = pending.shift()!;
+    for (const block of splitMarkdownBlocks(text)) cachedMarkdownBlock(block.source, block.start);
+  }
+  if (pending.length > 0) requestIdle(work);
+  else scheduled = false;
+}
+
+/**
+ * Queues finished message texts to be parsed in idle time, first in the order given (pass the
+ * ones the reader will reach first). Already cached blocks cost a map lookup.
+ */
+export function warmMarkdownCache(texts: readonly string[]): void {
+  for (const text of texts) if (text !== "") pending.push(text);
+  // Keep the queue bounded: the newest requests matter most.
+  if (pending.length > 400) pending.splice(0, pending.length - 400);
+  if (!scheduled && pending.length > 0) {
+    scheduled = true;
+    requestIdle(work);
+  }
+}
