@@ -23,10 +23,9 @@ function referenceFind(
   const document = normalizeRenderedText(rendered);
   const quote = normalizeRenderedText(selector.text);
   if (!/\S/.test(quote)) return { status: "missing" };
-  let prefix = normalizeRenderedText(selector.prefix);
-  let suffix = normalizeRenderedText(selector.suffix);
-  if (quote.startsWith(" ") && prefix.endsWith(" ")) prefix = prefix.slice(0, -1);
-  if (quote.endsWith(" ") && suffix.startsWith(" ")) suffix = suffix.slice(1);
+  // Each side is compared literally with the normalized document (DESIGN.md section 4).
+  const prefix = normalizeRenderedText(selector.prefix);
+  const suffix = normalizeRenderedText(selector.suffix);
   const occurrences: number[] = [];
   for (let i = 0; i + quote.length <= document.length; i++) {
     if (document.slice(i, i + quote.length) === quote) occurrences.push(i);
@@ -197,9 +196,15 @@ describe("findAssistantCitationText", () => {
       start: 1,
       end: 4,
     });
-    // A context side ending in a space next to a quote edge space counts that space once.
+    // Context is compared literally with the normalized document: "x " can never sit right
+    // before an occurrence of " b" (that would need two spaces in a row), so no occurrence is
+    // context-matching and the two occurrences are ambiguous.
     const loose = { text: "\n b", start: 0, end: 0, prefix: "x ", suffix: "" };
     expect(findAssistantCitationText("y b x b", loose)).toEqual({
+      status: "ambiguous",
+      count: 2,
+    });
+    expect(findAssistantCitationText("y b x b", { ...loose, prefix: "x" })).toEqual({
       status: "found",
       start: 5,
       end: 7,

@@ -30,9 +30,6 @@ const MISSING: AssistantCitationTextMatch = Object.freeze({ status: "missing" })
  * - several occurrences and none context-matching: `ambiguous` with the number of occurrences;
  * - no occurrence (or a blank quote): `missing`.
  *
- * Because normalization is applied as if prefix, quote and suffix were one string, a context
- * side ending in a space next to a quote edge that is a space counts that space once.
- *
  * Accepts any object with the selector fields (an `AssistantCitation` too) and never throws.
  * Runs in linear time for ordinary quotes: `indexOf` finds candidates in the raw text and context
  * is compared in place, without building the normalized document or slicing.
@@ -49,11 +46,10 @@ export function findAssistantCitationText(
   const quote = normalizeRenderedText(selector.text);
   if (!/\S/.test(quote)) return MISSING;
 
-  let prefix = typeof selector.prefix === "string" ? normalizeRenderedText(selector.prefix) : "";
-  let suffix = typeof selector.suffix === "string" ? normalizeRenderedText(selector.suffix) : "";
-  // In one normalized string the boundary between context and quote cannot hold two spaces.
-  if (quote.startsWith(" ") && prefix.endsWith(" ")) prefix = prefix.slice(0, -1);
-  if (quote.endsWith(" ") && suffix.startsWith(" ")) suffix = suffix.slice(1);
+  // Each side is compared literally with the normalized document, so a prefix ending in a
+  // space never matches before a quote starting with one (the document has no double spaces).
+  const prefix = typeof selector.prefix === "string" ? normalizeRenderedText(selector.prefix) : "";
+  const suffix = typeof selector.suffix === "string" ? normalizeRenderedText(selector.suffix) : "";
 
   return (
     findInRawText(rendered, quote, prefix, suffix) ??
@@ -132,12 +128,14 @@ function findInRawText(
 
 /*
  * The walks below match a normalized pattern (single spaces, no other whitespace, never two
- * spaces in a row, and never a space next to the non-whitespace unit they start from) against
- * the raw text, a space standing for a whole whitespace run. They first try a plain
+ * spaces in a row) against the raw text, a space standing for a whole whitespace run. They first try a plain
  * `startsWith`: in the raw text a literal match can only put a single space where a space is,
  * between two non-whitespace units, so it is a real match once a space at the pattern's far
  * edge is widened to its whole run. Otherwise they compare unit by unit. Each returns the raw
  * far end of the match, or the bitwise complement (a negative number) of where it failed.
+ * A context side is walked from a quote edge that already took in its whole whitespace run,
+ * so a side starting (or ending) with a space next to a quote edge space finds no whitespace
+ * there and fails, exactly as in the normalized document.
  */
 
 /** Matches all of `pattern` against `raw` starting at `at`; returns the raw end. */
