@@ -57,6 +57,7 @@ function citationForJson(citation: AssistantCitation): AssistantCitation {
 }
 
 const WRAPPER_TAG = /<(\/?)(assistant_citations)>/gi;
+const HAS_WRAPPER_TAG = /<\/?assistant_citations>/i;
 
 /**
  * Keeps the prompt's own text from opening or closing the citation block. Link candidates
@@ -64,9 +65,8 @@ const WRAPPER_TAG = /<(\/?)(assistant_citations)>/gi;
  * DESIGN.md section 3 requires of anything that fails to parse. Linear time.
  */
 function neutralizeWrapperTags(text: string): string {
-  WRAPPER_TAG.lastIndex = 0;
-  if (!WRAPPER_TAG.test(text)) return text;
-  const escape = (part: string) => part.replace(WRAPPER_TAG, "&lt;$1$2&gt;");
+  if (!HAS_WRAPPER_TAG.test(text)) return text;
+  const escapeTags = (part: string) => part.replace(WRAPPER_TAG, "&lt;$1$2&gt;");
   const opener = ASSISTANT_CITATION_LINK_OPENER;
   const terminator = /[\s)]/g;
   let result = "";
@@ -83,11 +83,11 @@ function neutralizeWrapperTags(text: string): string {
       continue;
     }
     const end = match.index + 1;
-    result += escape(text.slice(cursor, start)) + text.slice(start, end);
+    result += escapeTags(text.slice(cursor, start)) + text.slice(start, end);
     cursor = end;
     from = end;
   }
-  return result + escape(text.slice(cursor));
+  return result + escapeTags(text.slice(cursor));
 }
 
 /**
