@@ -29,6 +29,12 @@ export const FIXTURE_FILES = [
   "docs/guide.md",
 ] as const;
 
+/**
+ * Pause between the demo's 24-character chunks: a reply takes about a second, so even on a busy
+ * machine the browser renders it in several steps rather than in one burst.
+ */
+export const DEFAULT_CHUNK_DELAY_MS = 30;
+
 /** Options of {@link startRigServer}. */
 export interface RigServerOptions {
   /** Port on 127.0.0.1; 0 picks a free one. */
@@ -89,7 +95,7 @@ export async function startRigServer(options: RigServerOptions): Promise<RigServ
       webDist,
       workspaceDir,
       authToken: null,
-      adapter: createDemoProvider({ chunkDelayMs: options.chunkDelayMs ?? 10 }),
+      adapter: createDemoProvider({ chunkDelayMs: options.chunkDelayMs ?? DEFAULT_CHUNK_DELAY_MS }),
     });
     const state: RigState = {
       baseURL: server.url,
