@@ -8,15 +8,18 @@ import {
   $getSelection,
   $isRangeSelection,
   type LexicalEditor,
+  type RangeSelection,
 } from "lexical";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { $createMentionNode } from "./nodes/MentionNode.tsx";
 import {
+  $getPromptText,
   $getSelectionPromptOffsets,
   $replacePromptRange,
   $selectPromptOffsets,
   PROMPT_REBUILD_TAG,
 } from "./promptEditorState.ts";
+import { tokenizePrompt } from "./promptTokens.ts";
 import { createTestEditor, nodeTypes, readPrompt, setPrompt } from "./testEditor.ts";
 
 const citation: AssistantCitation = {
@@ -225,7 +228,7 @@ describe("token transforms while typing", () => {
     expect(nodeTypes(editor)).toEqual([["text"]]);
   });
 
-  it("keeps two mentions apart when the text between them is deleted", () => {
+  it("re-tokenizes two mentions glued by deleting the text between them", async () => {
     editor.update(
       () => {
         const root = $getRoot();
@@ -245,8 +248,111 @@ describe("token transforms while typing", () => {
       },
       { discrete: true },
     );
-    // "@a@b" tokenizes as one mention of "a@b", so the editor shows exactly that.
+    // "@a@b" is one mention of "a@b"; the caret sits inside it, so it is text until the caret leaves.
     expect(readPrompt(editor)).toBe("@a@b");
+    expect(nodeTypes(editor)).toEqual([["text"]]);
+    expect(selection()).toEqual({ anchor: 2, focus: 2 });
+    editor.update(() => $selectPromptOffsets({ anchor: 4, focus: 4 }), { discrete: true });
+    editor.update(() => $selectPromptOffsets({ anchor: 0, focus: 0 }), { discrete: true });
+    await Promise.resolve();
+    editor.update(() => {}, { discrete: true });
     expect(nodeTypes(editor)).toEqual([["composer-mention"]]);
+    expect(readPrompt(editor)).toBe("@a@b");
+  });
+});
+
+describe("editor chips always match the tokenizer (property)", () => {
+  /** Expected inline node types for a prompt, straight from the tokenizer. */
+  function expectedTypes(prompt: string): string[] {
+    const types: string[] = [];
+    for (const token of tokenizePrompt(prompt)) {
+      if (token.kind === "mention") types.push("composer-mention");
+      else if (token.kind === "skill") types.push("composer-skill");
+      else if (token.kind === "citation") types.push("composer-citation");
+      else {
+        token.text.split("\n").forEach((line, index) => {
+          if (index > 0) types.push("linebreak");
+          if (line !== "") types.push("text");
+        });
+      }
+    }
+    return types;
+  }
+
+  const op = fc.oneof(
+    fc.record({
+      kind: fc.constant("insert" as const),
+      at: fc.nat(),
+      text: fc.oneof(
+        fc.constantFrom("@", "$", " ", "a", "b/c.ts", "@x", "$y", ",", "\n", link, "@p "),
+        fc.string({ maxLength: 3 }),
+      ),
+    }),
+    fc.record({ kind: fc.constant("delete" as const), at: fc.nat(), backward: fc.boolean() }),
+  );
+
+  it("after any edits, once the caret leaves, chips equal the tokenization of the prompt", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 12 }), async (ops) => {
+        setPrompt(editor, "");
+        for (const step of ops) {
+          editor.update(
+            () => {
+              const length = $getPromptText().length;
+              const at = step.at % (length + 1);
+              $selectPromptOffsets({ anchor: at, focus: at });
+              const current = $getSelection();
+              if (!$isRangeSelection(current)) return;
+              if (step.kind === "insert") {
+                if (step.text === "\n") current.insertLineBreak();
+                else current.insertText(step.text);
+              } else {
+                current.deleteCharacter(step.backward);
+              }
+            },
+            { discrete: true },
+          );
+        }
+        editor.update(() => $selectPromptOffsets({ anchor: 0, focus: 0 }), { discrete: true });
+        await Promise.resolve();
+        editor.update(() => {}, { discrete: true });
+        const prompt = readPrompt(editor);
+        expect(nodeTypes(editor)).toEqual([expectedTypes(prompt)]);
+      }),
+      { numRuns: 150 },
+    );
+  }, 60_000);
+
+  /** Applies edits like the property above does. */
+  function edit(at: number, change: (selection: RangeSelection) => void): void {
+    editor.update(
+      () => {
+        $selectPromptOffsets({ anchor: at, focus: at });
+        const current = $getSelection();
+        if ($isRangeSelection(current)) change(current);
+      },
+      { discrete: true },
+    );
+  }
+
+  it("regression: a pending mention is chipped when the caret starts another pending token", async () => {
+    setPrompt(editor, " @\n");
+    edit(4, (s) => s.insertText("@x"));
+    edit(1, (s) => s.insertText("@"));
+    editor.update(() => $selectPromptOffsets({ anchor: 0, focus: 0 }), { discrete: true });
+    await Promise.resolve();
+    editor.update(() => {}, { discrete: true });
+    expect(readPrompt(editor)).toBe(" @@\n@x");
+    expect(nodeTypes(editor)).toEqual([
+      ["text", "composer-mention", "linebreak", "composer-mention"],
+    ]);
+  });
+
+  it("regression: a mention glued to a citation's ')' by deleting a line break becomes text", () => {
+    setPrompt(editor, `${link}\n@a/b`);
+    expect(nodeTypes(editor)).toEqual([["composer-citation", "linebreak", "composer-mention"]]);
+    edit(link.length, (s) => s.deleteCharacter(false));
+    expect(readPrompt(editor)).toBe(`${link}@a/b`);
+    expect(nodeTypes(editor)).toEqual([["composer-citation", "text"]]);
   });
 });

@@ -22,6 +22,7 @@ import {
   type LexicalNode,
   mergeRegister,
   ParagraphNode,
+  type PointType,
   TextNode,
 } from "lexical";
 import { $isComposerCitationNode } from "./nodes/ComposerCitationNode.tsx";
@@ -124,19 +125,25 @@ function matches(node: LexicalNode, segment: Segment): boolean {
   return false;
 }
 
-/** Offset within the window of a selection point that lies in it, else null. */
-function windowOffset(
-  window: LexicalNode[],
-  key: string,
-  offset: number,
-  type: string,
-): number | null {
-  let start = 0;
-  for (const node of window) {
-    if (type === "text" && node.getKey() === key) return start + offset;
-    start += node.getTextContentSize();
+/**
+ * Offset within the window of a selection point that lies in it (a text point in a window node,
+ * or an element point of the parent between window nodes), else null.
+ */
+function windowOffset(window: LexicalNode[], point: PointType): number | null {
+  const first = window[0];
+  if (first === undefined) return null;
+  if (point.type === "text") {
+    let start = 0;
+    for (const node of window) {
+      if (node.getKey() === point.key) return start + point.offset;
+      start += node.getTextContentSize();
+    }
+    return null;
   }
-  return null;
+  if (point.key !== first.getParent()?.getKey()) return null;
+  const index = point.offset - first.getIndexWithinParent();
+  if (index < 0 || index > window.length) return null;
+  return window.slice(0, index).reduce((sum, node) => sum + node.getTextContentSize(), 0);
 }
 
 /**
@@ -149,34 +156,29 @@ function $reconcileWindow(window: LexicalNode[]): void {
   // Leave IME composition alone; the transform runs again when it ends.
   if ($getEditor().isComposing()) return;
   const text = window.map((node) => node.getTextContent()).join("");
+  if (text === "") return;
   const selection = $getSelection();
   const rangeSelection = $isRangeSelection(selection) ? selection : null;
-  const anchor = rangeSelection
-    ? windowOffset(
-        window,
-        rangeSelection.anchor.key,
-        rangeSelection.anchor.offset,
-        rangeSelection.anchor.type,
-      )
-    : null;
-  const focus = rangeSelection
-    ? windowOffset(
-        window,
-        rangeSelection.focus.key,
-        rangeSelection.focus.offset,
-        rangeSelection.focus.type,
-      )
-    : null;
+  const anchor = rangeSelection ? windowOffset(window, rangeSelection.anchor) : null;
+  const focus = rangeSelection ? windowOffset(window, rangeSelection.focus) : null;
+  const parentKey = first.getParentOrThrow().getKey();
+  const windowEnd = first.getIndexWithinParent() + window.length;
   const typing = !$hasUpdateTag(PROMPT_REBUILD_TAG) && rangeSelection?.isCollapsed() === true;
   const caret = typing ? anchor : null;
   const tokens = tokenizePrompt(text, { prevChar: prevCharOf(first) });
   const segments = segmentsFor(tokens, text, caret);
   const hasPending = tokens.some((token) => isPending(token, text, caret));
   const recordPending = (): void => {
-    if (hasPending && rangeSelection !== null) {
-      const { key, offset } = rangeSelection.anchor;
-      pendingTokens.set($getEditor(), { key, offset });
+    if (!hasPending || rangeSelection === null) return;
+    const editor = $getEditor();
+    const { key, offset } = rangeSelection.anchor;
+    const previous = pendingTokens.get(editor);
+    if (previous !== undefined && previous.key !== key) {
+      // The caret moved on to a new pending token; the old one is finished, so chip it now.
+      const node = $getNodeByKey(previous.key);
+      if ($isTextNode(node) && node.isAttached()) node.markDirty();
     }
+    pendingTokens.set(editor, { key, offset });
   };
   if (
     segments.length === window.length &&
@@ -192,12 +194,21 @@ function $reconcileWindow(window: LexicalNode[]): void {
   );
   for (const node of created) first.insertBefore(node);
   for (const node of window) node.remove();
+  if (rangeSelection !== null) {
+    // Element points after the window shift by the change in node count.
+    for (const point of [rangeSelection.anchor, rangeSelection.focus]) {
+      if (point.type === "element" && point.key === parentKey && point.offset > windowEnd) {
+        point.offset += created.length - window.length;
+        rangeSelection.dirty = true;
+      }
+    }
+  }
   if (rangeSelection !== null && (anchor !== null || focus !== null)) {
     const pieces: PromptPiece[] = created.map((node) => ({
       kind: $isTextNode(node) ? "text" : "atom",
       length: node.getTextContentSize(),
     }));
-    const place = (offset: number, point: typeof rangeSelection.anchor): void => {
+    const place = (offset: number, point: PointType): void => {
       const position = positionForPromptOffset(pieces, offset);
       const target = created[position.index];
       if (position.type === "text" && target !== undefined) {
@@ -234,8 +245,9 @@ function $transformParagraph(paragraph: ParagraphNode): void {
   for (let child = paragraph.getFirstChild(); child !== null; ) {
     const next = child.getNextSibling();
     if (isGluableChip(child)) {
-      const prev = child.getPreviousSibling();
-      const gluedPrev = isWindowMember(prev) && glued(prev, child);
+      // Any non-whitespace character right before a mention/skill (even a citation's ")")
+      // changes its tokens, as does text glued after it.
+      const gluedPrev = !WHITESPACE.test(prevCharOf(child) || " ");
       const gluedNext = isWindowMember(next) && glued(child, next);
       if ((gluedPrev || gluedNext) && child.isAttached()) {
         const window = $windowAround(child);

@@ -11,6 +11,7 @@ import {
   COPY_COMMAND,
   CUT_COMMAND,
   CUT_TAG,
+  DRAGSTART_COMMAND,
   type LexicalEditor,
   mergeRegister,
   PASTE_COMMAND,
@@ -92,6 +93,17 @@ export function registerPromptClipboard(editor: LexicalEditor): () => void {
           { tag: [CUT_TAG, PROMPT_REBUILD_TAG] },
         );
         return true;
+      },
+      COMMAND_PRIORITY_HIGH,
+    ),
+    editor.registerCommand(
+      DRAGSTART_COMMAND,
+      (event) => {
+        // The browser would drag chip labels; carry the prompt-string form instead. Returning
+        // false lets the plain-text handler still mark the drag source.
+        const selected = editor.getEditorState().read($selectedPromptText);
+        if (selected !== null) event.dataTransfer?.setData("text/plain", selected.text);
+        return false;
       },
       COMMAND_PRIORITY_HIGH,
     ),
