@@ -22,6 +22,18 @@ describe("splitMarkdownBlocks", () => {
     expect(sources("- a\n\n- b\n\n1. c\n\npara")).toEqual(["- a\n\n- b\n\n1. c\n\n", "para"]);
   });
 
+  it("keeps a list that started mid-block together with its later items", () => {
+    // Found by the render-equivalence property: the list opens after a paragraph line.
+    expect(sources("para\n- item\n2. ordered\n\n2. ordered")).toEqual([
+      "para\n- item\n2. ordered\n\n2. ordered",
+    ]);
+  });
+
+  it("does not cut before an ordered item the parser could read as paragraph text", () => {
+    expect(sources("    code\n\n2. ordered")).toEqual(["    code\n\n2. ordered"]);
+    expect(sources("para\n\n1. first")).toEqual(["para\n\n", "1. first"]);
+  });
+
   it("keeps indented continuations with their block", () => {
     expect(sources("- a\n\n  more a\n\nnext")).toEqual(["- a\n\n  more a\n\n", "next"]);
   });

@@ -25,7 +25,10 @@ export function splitMarkdownBlocks(text: string): MarkdownBlock[] {
 
   const blocks: MarkdownBlock[] = [];
   let blockStart = 0;
-  let blockIsList = false;
+  // Whether the open top-level container is (probably) a list: a later item after a blank line
+  // continues it, so the text must not be cut there.
+  let inList = false;
+  let lastContentIndented = false;
   let blockHasContent = false;
   let fence: { char: string; length: number } | null = null;
   let previousBlank = false;
@@ -50,7 +53,17 @@ export function splitMarkdownBlocks(text: string): MarkdownBlock[] {
     } else if (!blank) {
       const unindented = !/^\s/.test(line);
       const isListItem = LIST_MARKER.test(line);
-      if (previousBlank && unindented && blockHasContent && !(blockIsList && isListItem)) {
+      // An ordered item not numbered 1 after an indented line can be read as paragraph text by
+      // the parser; keeping such lines together is always safe.
+      const ambiguousItem =
+        isListItem && (lastContentIndented || /^\d/.test(line)) && !/^0*1[.)]/.test(line);
+      if (
+        previousBlank &&
+        unindented &&
+        blockHasContent &&
+        !(inList && isListItem) &&
+        !ambiguousItem
+      ) {
         blocks.push({
           start: blockStart,
           end: lineStart,
@@ -59,8 +72,12 @@ export function splitMarkdownBlocks(text: string): MarkdownBlock[] {
         blockStart = lineStart;
         blockHasContent = false;
       }
-      if (!blockHasContent) blockIsList = isListItem;
+      if (unindented) {
+        if (isListItem) inList = true;
+        else if (previousBlank) inList = false;
+      }
       blockHasContent = true;
+      lastContentIndented = !unindented;
       // Fences may sit inside list items (indented); track them anywhere so we never cut inside one.
       const open = FENCE.exec(line.trimStart());
       if (open && !(open[1]![0] === "`" && open[2]!.includes("`"))) {
