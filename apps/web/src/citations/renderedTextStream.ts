@@ -1,0 +1,623 @@
+/**
+ * The rendered-text stream of one assistant message body (DESIGN.md section 6): the text a
+ * reader sees, in DOM order, with the offset maps that take a stream offset to a DOM position
+ * and back. Citations locate quotes in `normalizeRenderedText(stream.text)`, so capture and
+ * resolution must both read the DOM through this one module.
+ *
+ * Every function here reads a live DOM (nodes, computed styles); none of them changes it.
+ *
+ * Stream rules:
+ * - Text nodes contribute in DOM order. Outside preformatted text, each run of CSS-collapsible
+ *   whitespace (space, tab, LF, CR, FF) shows as one space, and runs at the start of a line or
+ *   directly before a break show as nothing, as a browser lays them out. Inside `pre` (or any
+ *   `white-space: pre | pre-wrap | break-spaces`) text is kept as it is; `pre-line` keeps line
+ *   feeds and collapses the rest. NBSP is never collapsible (it is displayed).
+ * - Block boxes (`display` other than inline-level, `contents` and `table-cell`; by tag name when
+ *   no computed style is available) are separated by exactly one `"\n"`, never at the start or
+ *   end of the stream; a block boundary right after a `"\n"` adds nothing. `<br>` adds one
+ *   `"\n"` each. Table cells in one row are separated by one `"\t"`; empty cells add nothing.
+ * - Controls (`button`, `input`, `select`, `textarea`, control roles such as `role="button"`),
+ *   elements marked `data-citation-ignore` or `data-text-stream="skip"`, `hidden`,
+ *   `aria-hidden="true"`, `display: none`, `visibility: hidden | collapse` text, the content of
+ *   a closed `<details>` (its summary stays), and non-text elements (`svg`, `img`, `script`,
+ *   `style`, `template`, ...) contribute nothing. CSS-generated content (`::before`, list
+ *   markers) is not in the DOM, and soft wrapping is layout only, so neither ever appears.
+ */
+
+/** One piece of a {@link RenderedTextStream}, in stream order. */
+export interface RenderedTextSegment {
+  /** Stream offset where the piece begins. */
+  readonly start: number;
+  /** Stream offset where the piece ends (exclusive). */
+  readonly end: number;
+  /**
+   * The text node displaying this piece, or `null` for a separator the layout creates (a block
+   * boundary, a `<br>`, a table cell boundary).
+   */
+  readonly node: Text | null;
+  /**
+   * The part of `node.data` shown by this piece. When `nodeEnd - nodeStart === end - start` the
+   * piece maps unit by unit; otherwise it is one space standing for a collapsed whitespace run.
+   * Both are 0 for separators.
+   */
+  readonly nodeStart: number;
+  /** See {@link RenderedTextSegment.nodeStart}. */
+  readonly nodeEnd: number;
+}
+
+/** The rendered text of an element and how each part of it maps to the DOM. */
+export interface RenderedTextStream {
+  /** The element the stream was built from. */
+  readonly root: Element;
+  /** The rendered text (not yet normalized; see `normalizeRenderedText` in `@app/citations`). */
+  readonly text: string;
+  /** Every piece of `text`, contiguous and in order: `segments[i].end === segments[i + 1].start`. */
+  readonly segments: readonly RenderedTextSegment[];
+}
+
+/** A boundary point in the DOM, like a `Range` start or end. */
+export interface DomPoint {
+  readonly node: Node;
+  readonly offset: number;
+}
+
+/**
+ * Which way an offset leans when it falls between displayed text (on a separator, on hidden or
+ * collapsed content): `"start"` moves forward to the next displayed text (the start of a range),
+ * `"end"` moves back to the previous one (the end of a range).
+ */
+export type StreamAffinity = "start" | "end";
+
+type WhiteSpaceMode = "collapse" | "preserve" | "preserve-breaks";
+type Layout = "none" | "block" | "cell" | "inline" | "break";
+
+/** Elements whose content is never displayed text, or that are controls. */
+const EXCLUDED_TAGS = new Set([
+  "button",
+  "input",
+  "select",
+  "textarea",
+  "option",
+  "optgroup",
+  "datalist",
+  "meter",
+  "progress",
+  "script",
+  "style",
+  "template",
+  "noscript",
+  "svg",
+  "math",
+  "img",
+  "picture",
+  "video",
+  "audio",
+  "canvas",
+  "iframe",
+  "object",
+  "embed",
+  "head",
+  "title",
+  "meta",
+  "link",
+]);
+
+/** ARIA roles of interactive controls; their labels are not message text. */
+const CONTROL_ROLES = new Set([
+  "button",
+  "checkbox",
+  "combobox",
+  "menuitem",
+  "menuitemcheckbox",
+  "menuitemradio",
+  "option",
+  "radio",
+  "scrollbar",
+  "searchbox",
+  "slider",
+  "spinbutton",
+  "switch",
+  "tab",
+  "textbox",
+]);
+
+/** Block-level tags, used only when no computed style is available (a detached tree). */
+const BLOCK_TAGS = new Set([
+  "address",
+  "article",
+  "aside",
+  "blockquote",
+  "caption",
+  "dd",
+  "details",
+  "dialog",
+  "div",
+  "dl",
+  "dt",
+  "fieldset",
+  "figcaption",
+  "figure",
+  "footer",
+  "form",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "header",
+  "hgroup",
+  "hr",
+  "legend",
+  "li",
+  "listing",
+  "main",
+  "menu",
+  "nav",
+  "ol",
+  "p",
+  "plaintext",
+  "pre",
+  "section",
+  "summary",
+  "table",
+  "tbody",
+  "tfoot",
+  "thead",
+  "tr",
+  "ul",
+  "xmp",
+]);
+
+const PREFORMATTED_TAGS = new Set(["pre", "listing", "xmp", "plaintext"]);
+
+/**
+ * True when `element` and its subtree never contribute to the rendered text, judged from its own
+ * markup alone (tag, role, `hidden`, `aria-hidden`, `data-citation-ignore`,
+ * `data-text-stream="skip"`). Computed styles are checked separately.
+ */
+export function isExcludedFromRenderedText(element: Element): boolean {
+  if (EXCLUDED_TAGS.has(element.localName)) return true;
+  if (element.hasAttribute("hidden") || element.hasAttribute("data-citation-ignore")) return true;
+  if (element.getAttribute("aria-hidden") === "true") return true;
+  if (element.getAttribute("data-text-stream") === "skip") return true;
+  const role = element.getAttribute("role");
+  if (role !== null) {
+    const first = role.trim().split(/\s+/, 1)[0] ?? "";
+    if (CONTROL_ROLES.has(first.toLowerCase())) return true;
+  }
+  return false;
+}
+
+type StyleReader = (element: Element) => CSSStyleDeclaration | null;
+
+function styleReaderFor(node: Node): StyleReader {
+  const view = node.ownerDocument?.defaultView;
+  if (!view || typeof view.getComputedStyle !== "function") return () => null;
+  return (element) => view.getComputedStyle(element);
+}
+
+function layoutOf(element: Element, style: CSSStyleDeclaration | null): Layout {
+  if (element.localName === "br") return "break";
+  const display = style?.display ?? "";
+  if (display !== "") {
+    if (display === "none") return "none";
+    if (display === "contents") return "inline";
+    if (display === "table-cell") return "cell";
+    if (display.startsWith("inline") || display.startsWith("ruby")) return "inline";
+    return "block";
+  }
+  if (element.localName === "td" || element.localName === "th") return "cell";
+  return BLOCK_TAGS.has(element.localName) ? "block" : "inline";
+}
+
+function whiteSpaceModeOf(
+  element: Element,
+  style: CSSStyleDeclaration | null,
+  inherited: WhiteSpaceMode,
+): WhiteSpaceMode {
+  // Browsers compute the `white-space` shorthand whenever the longhands spell a standard value
+  // (always "normal" or "nowrap" for collapsing text). An empty shorthand with a collapsing
+  // longhand therefore means a DOM without real style inheritance (jsdom): fall back to tags.
+  const whiteSpace = style?.getPropertyValue("white-space") ?? "";
+  if (whiteSpace === "normal" || whiteSpace === "nowrap") return "collapse";
+  if (whiteSpace === "pre-line") return "preserve-breaks";
+  if (whiteSpace === "pre" || whiteSpace === "pre-wrap" || whiteSpace === "break-spaces") {
+    return "preserve";
+  }
+  const collapse = style?.getPropertyValue("white-space-collapse") ?? "";
+  if (collapse === "preserve-breaks") return "preserve-breaks";
+  if (collapse === "preserve" || collapse === "break-spaces" || collapse === "preserve-spaces") {
+    return "preserve";
+  }
+  return PREFORMATTED_TAGS.has(element.localName) ? "preserve" : inherited;
+}
+
+function visibilityOf(style: CSSStyleDeclaration | null, inherited: boolean): boolean {
+  const visibility = style?.visibility ?? "";
+  if (visibility === "") return inherited;
+  return visibility !== "hidden" && visibility !== "collapse";
+}
+
+/** Space, tab, LF, FF, CR: the whitespace CSS collapses (NBSP is not among them). */
+function isCollapsibleCode(code: number): boolean {
+  return code === 32 || code === 9 || code === 10 || code === 12 || code === 13;
+}
+
+/** The first `<summary>` child of a `<details>`, the only part shown while it is closed. */
+function summaryOf(details: Element): Element | null {
+  for (const child of details.children) if (child.localName === "summary") return child;
+  return null;
+}
+
+function isClosedDetails(element: Element): boolean {
+  return element.localName === "details" && !element.hasAttribute("open");
+}
+
+type Frame = {
+  element: Element;
+  layout: Layout;
+  mode: WhiteSpaceMode;
+  visible: boolean;
+  next: ChildNode | null;
+  /** Closed `<details>`: only the summary is walked. */
+  single: boolean;
+};
+
+type PendingSpace = { node: Text; start: number; end: number };
+
+/** Accumulates text and segments while the DOM is walked; applies the separator rules. */
+class StreamWriter {
+  private readonly parts: string[] = [];
+  readonly segments: RenderedTextSegment[] = [];
+  length = 0;
+  private lastCode = -1;
+  private pendingBreak: "" | "\n" | "\t" = "";
+  private pendingSpace: PendingSpace | null = null;
+  /** At the start of the stream, of a line or of a cell: collapsible whitespace shows as nothing. */
+  private atLineStart = true;
+
+  get text(): string {
+    return this.parts.join("");
+  }
+
+  /** A block boundary: one `"\n"` before the next displayed text, if any text came before. */
+  requestLineBreak(): void {
+    if (this.length > 0) this.pendingBreak = "\n";
+  }
+
+  /** A table cell boundary: one `"\t"` unless a line break is already due. */
+  requestCellBreak(): void {
+    if (this.length > 0 && this.pendingBreak === "") this.pendingBreak = "\t";
+  }
+
+  /** `<br>` (or a preserved line feed when `node` is given): always one `"\n"`. */
+  forcedLineBreak(node: Text | null, at: number): void {
+    this.pendingSpace = null;
+    this.flush();
+    this.push("\n", node, node ? at : 0, node ? at + 1 : 0);
+    this.atLineStart = true;
+  }
+
+  /** Collapsible whitespace `[start, end)` of `node`: one space if text follows on this line. */
+  collapsibleWhitespace(node: Text, start: number, end: number): void {
+    if (this.atLineStart && this.pendingBreak === "") return;
+    if (this.pendingSpace === null) this.pendingSpace = { node, start, end };
+  }
+
+  /** Displayed text: `node.data.slice(start, end)`, unit by unit. */
+  literal(node: Text, start: number, end: number): void {
+    if (end <= start) return;
+    this.flush();
+    this.push(node.data.slice(start, end), node, start, end);
+    this.atLineStart = this.lastCode === 10;
+  }
+
+  private flush(): void {
+    if (this.pendingBreak !== "") {
+      // Whitespace before a break and at the start of the next line is not displayed.
+      this.pendingSpace = null;
+      if (!(this.pendingBreak === "\n" && this.lastCode === 10)) {
+        this.push(this.pendingBreak, null, 0, 0);
+      }
+      this.pendingBreak = "";
+      this.atLineStart = true;
+    }
+    const space = this.pendingSpace;
+    if (space !== null) {
+      this.pendingSpace = null;
+      if (!this.atLineStart) this.push(" ", space.node, space.start, space.end);
+    }
+  }
+
+  private push(text: string, node: Text | null, nodeStart: number, nodeEnd: number): void {
+    const start = this.length;
+    this.length += text.length;
+    this.parts.push(text);
+    this.segments.push({ start, end: this.length, node, nodeStart, nodeEnd });
+    this.lastCode = text.charCodeAt(text.length - 1);
+  }
+}
+
+function writeText(writer: StreamWriter, node: Text, mode: WhiteSpaceMode): void {
+  const data = node.data;
+  if (mode === "preserve") {
+    writer.literal(node, 0, data.length);
+    return;
+  }
+  const length = data.length;
+  let i = 0;
+  while (i < length) {
+    if (isCollapsibleCode(data.charCodeAt(i))) {
+      let j = i;
+      while (j < length && isCollapsibleCode(data.charCodeAt(j))) j++;
+      if (mode === "preserve-breaks") {
+        // Line feeds stay; the spaces and tabs around them collapse.
+        let from = i;
+        for (let k = i; k < j; k++) {
+          if (data.charCodeAt(k) !== 10) continue;
+          writer.forcedLineBreak(node, k);
+          from = k + 1;
+        }
+        if (from < j) writer.collapsibleWhitespace(node, from, j);
+      } else {
+        writer.collapsibleWhitespace(node, i, j);
+      }
+      i = j;
+      continue;
+    }
+    // One literal piece runs over single spaces between words, so ordinary prose is one segment.
+    let j = i;
+    for (;;) {
+      while (j < length && !isCollapsibleCode(data.charCodeAt(j))) j++;
+      if (
+        j + 1 < length &&
+        data.charCodeAt(j) === 32 &&
+        !isCollapsibleCode(data.charCodeAt(j + 1))
+      ) {
+        j++;
+        continue;
+      }
+      break;
+    }
+    writer.literal(node, i, j);
+    i = j;
+  }
+}
+
+/**
+ * Builds the rendered-text stream of `root` (normally one element carrying
+ * `data-assistant-citation-source`). The root itself is always walked; the rules in this
+ * module's header decide what its descendants contribute. Linear in the size of the subtree;
+ * reads each element's computed style once when the document has a view.
+ */
+export function buildRenderedTextStream(root: Element): RenderedTextStream {
+  const readStyle = styleReaderFor(root);
+  const writer = new StreamWriter();
+  const rootStyle = readStyle(root);
+  const stack: Frame[] = [
+    {
+      element: root,
+      layout: "block",
+      mode: whiteSpaceModeOf(root, rootStyle, "collapse"),
+      visible: visibilityOf(rootStyle, true),
+      next: isClosedDetails(root) ? summaryOf(root) : root.firstChild,
+      single: isClosedDetails(root),
+    },
+  ];
+  // Iterative walk: deeply nested Markdown (long `>>>>` runs) cannot overflow the call stack.
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1]!;
+    const child = frame.next;
+    if (child === null) {
+      stack.pop();
+      if (frame.layout === "block") writer.requestLineBreak();
+      continue;
+    }
+    frame.next = frame.single ? null : child.nextSibling;
+    if (child.nodeType === Node.TEXT_NODE) {
+      if (frame.visible) writeText(writer, child as Text, frame.mode);
+      continue;
+    }
+    if (child.nodeType !== Node.ELEMENT_NODE) continue;
+    const element = child as Element;
+    if (isExcludedFromRenderedText(element)) continue;
+    const style = readStyle(element);
+    const layout = layoutOf(element, style);
+    if (layout === "none") continue;
+    if (layout === "break") {
+      writer.forcedLineBreak(null, 0);
+      continue;
+    }
+    if (layout === "block") writer.requestLineBreak();
+    else if (layout === "cell") writer.requestCellBreak();
+    const closed = isClosedDetails(element);
+    stack.push({
+      element,
+      layout,
+      mode: whiteSpaceModeOf(element, style, frame.mode),
+      visible: visibilityOf(style, frame.visible),
+      next: closed ? summaryOf(element) : element.firstChild,
+      single: closed,
+    });
+  }
+  return { root, text: writer.text, segments: writer.segments };
+}
+
+/**
+ * True when `node` is displayed text: no ancestor excludes it (see
+ * {@link isExcludedFromRenderedText}), none is `display: none` or a closed `<details>` it is not
+ * the summary of, and its parent is visible. Walks up to the document, so it is meant for a
+ * handful of nodes (narrowing a selection), not for whole subtrees.
+ */
+export function isRenderedTextNode(node: Text): boolean {
+  const readStyle = styleReaderFor(node);
+  const parent = node.parentElement;
+  if (parent === null) return false;
+  if (!visibilityOf(readStyle(parent), true)) return false;
+  let child: Element | null = null;
+  for (let element: Element | null = parent; element !== null; element = element.parentElement) {
+    if (isExcludedFromRenderedText(element)) return false;
+    if (readStyle(element)?.display === "none") return false;
+    if (isClosedDetails(element) && (child === null || child !== summaryOf(element))) return false;
+    child = element;
+  }
+  return true;
+}
+
+type StreamIndex = {
+  /** Segments backed by a text node, in stream (and DOM) order. */
+  textSegments: RenderedTextSegment[];
+  /** For each text node, the index in `textSegments` of its first segment. */
+  firstSegmentOf: Map<Text, number>;
+};
+
+const indexCache = new WeakMap<RenderedTextStream, StreamIndex>();
+
+function indexOf(stream: RenderedTextStream): StreamIndex {
+  let index = indexCache.get(stream);
+  if (index === undefined) {
+    const textSegments: RenderedTextSegment[] = [];
+    const firstSegmentOf = new Map<Text, number>();
+    for (const segment of stream.segments) {
+      if (segment.node === null) continue;
+      if (!firstSegmentOf.has(segment.node)) firstSegmentOf.set(segment.node, textSegments.length);
+      textSegments.push(segment);
+    }
+    index = { textSegments, firstSegmentOf };
+    indexCache.set(stream, index);
+  }
+  return index;
+}
+
+const isLiteral = (segment: RenderedTextSegment) =>
+  segment.nodeEnd - segment.nodeStart === segment.end - segment.start;
+
+/**
+ * The DOM position of stream offset `offset` (clamped to the stream). Offsets on a separator, or
+ * outside all text, lean to the next displayed text (`"start"`) or the previous one (`"end"`).
+ * An empty stream maps to the start (or end) of the root.
+ */
+export function streamOffsetToDomPoint(
+  stream: RenderedTextStream,
+  offset: number,
+  affinity: StreamAffinity,
+): DomPoint {
+  const { textSegments } = indexOf(stream);
+  const at = Math.min(Math.max(Math.trunc(offset) || 0, 0), stream.text.length);
+  if (affinity === "start") {
+    // First text segment ending after `at`.
+    let low = 0;
+    let high = textSegments.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (textSegments[mid]!.end > at) high = mid;
+      else low = mid + 1;
+    }
+    const segment = textSegments[low];
+    if (segment === undefined) {
+      const last = textSegments.at(-1);
+      return last
+        ? { node: last.node!, offset: last.nodeEnd }
+        : { node: stream.root, offset: stream.root.childNodes.length };
+    }
+    if (at <= segment.start || !isLiteral(segment)) {
+      return { node: segment.node!, offset: segment.nodeStart };
+    }
+    return { node: segment.node!, offset: segment.nodeStart + (at - segment.start) };
+  }
+  // Last text segment starting before `at`.
+  let low = 0;
+  let high = textSegments.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (textSegments[mid]!.start < at) low = mid + 1;
+    else high = mid;
+  }
+  const segment = textSegments[low - 1];
+  if (segment === undefined) {
+    const first = textSegments[0];
+    return first
+      ? { node: first.node!, offset: first.nodeStart }
+      : { node: stream.root, offset: 0 };
+  }
+  if (at >= segment.end || !isLiteral(segment)) {
+    return { node: segment.node!, offset: segment.nodeEnd };
+  }
+  return { node: segment.node!, offset: segment.nodeStart + (at - segment.start) };
+}
+
+/**
+ * The stream offset of the DOM boundary point (`node`, `offset`). A point inside displayed text
+ * maps exactly (inside a collapsed whitespace run: before the space for `"start"`, after it for
+ * `"end"`); any other point (between blocks, in hidden or excluded content, in whitespace that
+ * is not displayed) leans to the next displayed text (`"start"`) or the previous one (`"end"`),
+ * so separators never begin or end a selection. Points before the root give 0, after it the
+ * stream length; a point in another document also gives 0.
+ */
+export function domPointToStreamOffset(
+  stream: RenderedTextStream,
+  node: Node,
+  offset: number,
+  affinity: StreamAffinity,
+): number {
+  const { textSegments, firstSegmentOf } = indexOf(stream);
+  const first = node.nodeType === Node.TEXT_NODE ? firstSegmentOf.get(node as Text) : undefined;
+  if (first !== undefined) {
+    for (let i = first; i < textSegments.length && textSegments[i]!.node === node; i++) {
+      const segment = textSegments[i]!;
+      if (offset < segment.nodeStart || offset > segment.nodeEnd) continue;
+      if (isLiteral(segment)) return segment.start + (offset - segment.nodeStart);
+      if (offset === segment.nodeStart) return segment.start;
+      if (offset === segment.nodeEnd) return segment.end;
+      return affinity === "start" ? segment.start : segment.end;
+    }
+  }
+  const document = stream.root.ownerDocument;
+  const point = document.createRange();
+  try {
+    point.setStart(node, offset);
+  } catch {
+    return 0;
+  }
+  point.collapse(true);
+  const around = document.createRange();
+  around.selectNodeContents(stream.root);
+  let placement: number;
+  try {
+    placement = around.comparePoint(node, offset);
+  } catch {
+    return 0;
+  }
+  if (placement < 0) return 0;
+  if (placement > 0) return stream.text.length;
+  // First text segment whose displayed text starts at or after the point.
+  let low = 0;
+  let high = textSegments.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    const segment = textSegments[mid]!;
+    if (point.comparePoint(segment.node!, segment.nodeStart) >= 0) high = mid;
+    else low = mid + 1;
+  }
+  if (affinity === "start") return textSegments[low]?.start ?? stream.text.length;
+  return textSegments[low - 1]?.end ?? 0;
+}
+
+/**
+ * A DOM `Range` over the stream slice `[start, end)`: the start leans forward and the end back,
+ * so a slice beginning or ending on a separator covers just the displayed text.
+ */
+export function streamRangeToDomRange(
+  stream: RenderedTextStream,
+  start: number,
+  end: number,
+): Range {
+  const range = stream.root.ownerDocument.createRange();
+  const from = streamOffsetToDomPoint(stream, start, "start");
+  const to = streamOffsetToDomPoint(stream, Math.max(start, end), "end");
+  range.setStart(from.node, from.offset);
+  // A slice holding only separators would end before it starts; keep it collapsed at the start.
+  if (range.comparePoint(to.node, to.offset) >= 0) range.setEnd(to.node, to.offset);
+  return range;
+}
