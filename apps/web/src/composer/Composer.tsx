@@ -118,7 +118,8 @@ function EditorBridgePlugin({
 }: {
   editorRef: { current: LexicalEditor | null };
   lastSelectionRef: { current: { anchor: SavedPoint; focus: SavedPoint } | null };
-  onEdit(): void;
+  /** `userEdit` is false for merged bookkeeping updates (draft restore, chipping on caret exit). */
+  onEdit(userEdit: boolean): void;
   onEmptyChange(empty: boolean): void;
 }): null {
   const [editor] = useLexicalComposerContext();
@@ -129,7 +130,7 @@ function EditorBridgePlugin({
   onEmptyRef.current = onEmptyChange;
   useEffect(() => {
     onEmptyRef.current(editor.getEditorState().read($isPromptEmpty));
-    return editor.registerUpdateListener(({ editorState, dirtyElements, dirtyLeaves }) => {
+    return editor.registerUpdateListener(({ editorState, dirtyElements, dirtyLeaves, tags }) => {
       editorState.read(() => {
         const selection = $getSelection();
         if ($isRangeSelection(selection)) {
@@ -141,7 +142,7 @@ function EditorBridgePlugin({
         }
         if (dirtyElements.size > 0 || dirtyLeaves.size > 0) {
           onEmptyRef.current($isPromptEmpty());
-          onEditRef.current();
+          onEditRef.current(!tags.has(HISTORY_MERGE_TAG));
         }
       });
     });
@@ -230,11 +231,15 @@ function ThreadComposer({
     );
   }, [threadId, readPrompt]);
 
-  const onEdit = useCallback(() => {
-    if (noticeRef.current !== null) setNotice(null);
-    if (saveTimer.current !== null) clearTimeout(saveTimer.current);
-    saveTimer.current = setTimeout(flushDraft, DRAFT_SAVE_DEBOUNCE_MS);
-  }, [flushDraft]);
+  const onEdit = useCallback(
+    (userEdit: boolean) => {
+      // A shown error or limit message goes away once the user changes the draft.
+      if (userEdit && noticeRef.current !== null) setNotice(null);
+      if (saveTimer.current !== null) clearTimeout(saveTimer.current);
+      saveTimer.current = setTimeout(flushDraft, DRAFT_SAVE_DEBOUNCE_MS);
+    },
+    [flushDraft],
+  );
 
   // Restore the saved draft once, rebuilding chips from the prompt string.
   useEffect(() => {

@@ -7,7 +7,7 @@
  *
  * A mention or skill that the caret is still typing (no whitespace between the token start and
  * the caret) stays plain text, so `@src/a.` is not chipped before the user types `ts`; it is
- * chipped once the caret leaves it (see `markPendingTokenOnCaretExit`).
+ * chipped once the caret leaves it (the caret-exit hook in `registerPromptTokenTransforms`).
  */
 import {
   $getEditor,
