@@ -10,7 +10,7 @@ import {
   type LexicalEditor,
   PASTE_COMMAND,
 } from "lexical";
-import { createRef } from "react";
+import { createRef, StrictMode } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { Composer, type ComposerHandle, type ComposerProps } from "./Composer.tsx";
 import { draftKey, loadStashes } from "./composerStorage.ts";
@@ -255,6 +255,25 @@ describe("Composer sending", () => {
 });
 
 describe("Composer drafts and stash", () => {
+  it("restores the draft under StrictMode (effects run twice)", () => {
+    localStorage.setItem(draftKey("thread-a"), "strict @src/app.ts draft");
+    const view = render(
+      <StrictMode>
+        <Composer
+          threadId="thread-a"
+          pendingUserInput={null}
+          onSend={async () => {}}
+          onAnswer={async () => {}}
+          searchFiles={async () => []}
+        />
+      </StrictMode>,
+    );
+    const textbox = view.getByRole("textbox", { name: "Message" });
+    const editor = getNearestEditorFromDOMNode(textbox) as LexicalEditor;
+    expect(readPrompt(editor)).toBe("strict @src/app.ts draft");
+    expect(textbox.querySelectorAll("[data-composer-mention-chip]")).toHaveLength(1);
+  });
+
   it("restores the draft with its chips after a remount", () => {
     const first = setup();
     const prompt = `draft @src/app.ts and ${link}.`;
@@ -372,6 +391,27 @@ describe("Composer typeahead", () => {
     );
   });
 
+  it("shows only the latest request's files when answers arrive out of order", async () => {
+    const pending = new Map<string, (files: string[]) => void>();
+    const searchFiles = vi.fn(
+      (query: string) => new Promise<string[]>((resolve) => pending.set(query, resolve)),
+    );
+    const { editor } = setup({ searchFiles });
+    setPrompt(editor, "");
+    type(editor, "@a");
+    await waitFor(() => expect(pending.has("a")).toBe(true));
+    type(editor, "b");
+    await waitFor(() => expect(pending.has("ab")).toBe(true));
+    await act(async () => pending.get("ab")?.(["newer.ts"]));
+    await act(async () => pending.get("a")?.(["older.ts"]));
+    const listbox = await screen.findByRole("listbox");
+    expect(
+      within(listbox)
+        .getAllByRole("option")
+        .map((option) => option.textContent),
+    ).toEqual(["newer.ts"]);
+  });
+
   it("closes on Escape", async () => {
     const { editor, textbox } = setup();
     setPrompt(editor, "");
@@ -410,6 +450,29 @@ describe("Composer pending user input", () => {
     const group = screen.getByRole("group", { name: "Which option should I use?" });
     fireEvent.click(within(group).getByRole("button", { name: "Safe" }));
     await waitFor(() => expect(onAnswer).toHaveBeenCalledWith("req-1", { q1: "Safe" }));
+  });
+
+  it("answers several questions from option buttons and the composer text", async () => {
+    const twoQuestions: UserInputRequest = {
+      ...request,
+      questions: [
+        { id: "mode", prompt: "Which mode?", options: ["Fast", "Safe"] },
+        { id: "name", prompt: "What name?" },
+      ],
+    };
+    const { editor, textbox, onAnswer } = setup({ pendingUserInput: twoQuestions });
+    const mode = screen.getByRole("group", { name: "Which mode?" });
+    fireEvent.click(within(mode).getByRole("button", { name: "Safe" }));
+    expect(within(mode).getByRole("button", { name: "Safe" })).toHaveAttribute(
+      "aria-pressed",
+      "true",
+    );
+    expect(onAnswer).not.toHaveBeenCalled();
+    setPrompt(editor, "report-2");
+    pressEnter(textbox);
+    await waitFor(() =>
+      expect(onAnswer).toHaveBeenCalledWith("req-1", { mode: "Safe", name: "report-2" }),
+    );
   });
 
   it("answers without the provider limit", async () => {
