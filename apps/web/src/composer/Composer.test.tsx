@@ -468,6 +468,7 @@ describe("Composer pending user input", () => {
       "true",
     );
     expect(onAnswer).not.toHaveBeenCalled();
+    expect(screen.getByText("Answering: What name?")).toBeInTheDocument();
     setPrompt(editor, "report-2");
     pressEnter(textbox);
     await waitFor(() =>

@@ -468,7 +468,11 @@ function ThreadComposer({
     [],
   );
 
-  const firstQuestion = pendingUserInput?.questions[0] ?? null;
+  // The question the editor text will answer: the first one without a picked option.
+  const firstQuestion =
+    pendingUserInput?.questions.find((question) => choices[question.id] === undefined) ??
+    pendingUserInput?.questions[0] ??
+    null;
   const placeholder = pendingUserInput !== null ? "Type your answer…" : "Message…";
 
   return (
