@@ -65,7 +65,7 @@ async function main(): Promise<void> {
       const scroll = await measureScroll(browser, server.state);
       json.scroll = scroll;
       report(
-        `| Scroll bottom to top (${SCROLL_STEP_PX} px per frame, ${scroll.seconds.toFixed(1)} s, ${scroll.pagesLoaded} older pages loaded${scroll.reachedBeginning ? "" : ", **did not reach the beginning**"}) | ${scroll.frames} frames; ${scroll.over16} over 16.7 ms; ${scroll.over50} over 50 ms; longest ${ms(scroll.longestFrame)}; p95 ${ms(scroll.p95Frame)}; ${scroll.longAnimationFrames} long animation frames${scroll.longAnimationFrames ? ` (longest ${ms(scroll.longestAnimationFrame)})` : ""} | no frame > 50 ms: ${pass(scroll.over50 === 0)} |`,
+        `| Scroll bottom to top (${SCROLL_STEP_PX} px per frame, ${scroll.seconds.toFixed(1)} s, ${scroll.pagesLoaded} older pages loaded${scroll.reachedBeginning ? "" : ", **did not reach the beginning**"}) | ${scroll.frames} frames; ${scroll.over16} over 16.7 ms; ${scroll.over50} over 50 ms; longest ${ms(scroll.longestFrame)}; without the ${scroll.contentChangeFrames} frames where content height changed: ${scroll.over50Steady} over 50 ms, longest ${ms(scroll.longestSteadyFrame)}; p95 ${ms(scroll.p95Frame)}; ${scroll.longAnimationFrames} long animation frames${scroll.longAnimationFrames ? ` (longest ${ms(scroll.longestAnimationFrame)})` : ""} | no frame > 50 ms: ${pass(scroll.over50 === 0)} |`,
       );
     }
     if (only.has("typing")) {

@@ -18,6 +18,11 @@ export interface ScrollResult {
   over16: number;
   /** Frames over 50 ms by rAF delta. */
   over50: number;
+  /** Frames in which the content height changed (an older page arrived or rows were measured). */
+  contentChangeFrames: number;
+  /** Frames over 50 ms among the others (plain scrolling through loaded rows). */
+  over50Steady: number;
+  longestSteadyFrame: number;
   longestFrame: number;
   p95Frame: number;
   /** Long Animation Frame entries (>= 50 ms) reported by Chromium. */
@@ -68,12 +73,20 @@ export async function measureScroll(browser: Browser, rig: RigState): Promise<Sc
     }
 
     const deltas: number[] = [];
+    // Per frame: did the content height change since the previous frame (a page prepended or
+    // rows measured)? Separates the cost of loading pages from plain scrolling.
+    const changed: boolean[] = [];
+    let lastHeight = el.scrollHeight;
     const started = performance.now();
     const atBeginning = () => (document.body.textContent ?? "").includes("Beginning of thread");
     const reachedBeginning = await new Promise<boolean>((resolve) => {
       let last = -1;
       const frame = (now: number) => {
-        if (last >= 0) deltas.push(now - last);
+        if (last >= 0) {
+          deltas.push(now - last);
+          changed.push(el.scrollHeight !== lastHeight);
+        }
+        lastHeight = el.scrollHeight;
         last = now;
         if (el.scrollTop <= 0 && atBeginning()) return resolve(true);
         if (now - started > 180_000) return resolve(false);
@@ -85,15 +98,25 @@ export async function measureScroll(browser: Browser, rig: RigState): Promise<Sc
     // Let the last frames' entries arrive.
     await new Promise((resolve) => setTimeout(resolve, 100));
     observer.disconnect();
-    return { deltas, longFrames, seconds: (performance.now() - started) / 1000, reachedBeginning };
+    return {
+      deltas,
+      changed,
+      longFrames,
+      seconds: (performance.now() - started) / 1000,
+      reachedBeginning,
+    };
   }, SCROLL_STEP_PX);
   await context.close();
 
-  const { deltas } = result;
+  const { deltas, changed } = result;
+  const steady = deltas.filter((_, i) => !changed[i]);
   return {
     frames: deltas.length,
     over16: deltas.filter((d) => d > 16.7).length,
     over50: deltas.filter((d) => d > 50).length,
+    contentChangeFrames: deltas.length - steady.length,
+    over50Steady: steady.filter((d) => d > 50).length,
+    longestSteadyFrame: Math.max(0, ...steady),
     longestFrame: Math.max(...deltas),
     p95Frame: percentile(deltas, 95),
     longAnimationFrames: result.longFrames.length,
