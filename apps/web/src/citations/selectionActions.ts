@@ -109,7 +109,9 @@ export function rangeEndAnchor(range: Range): SelectionActionsAnchor | null {
  * Starts observing selection gestures on `options.surface` (see this module's rules). Listens on
  * the surface's document and window; call `dispose()` to stop.
  */
-export function observeSelectionActions(options: SelectionActionsOptions): SelectionActionsObserver {
+export function observeSelectionActions(
+  options: SelectionActionsOptions,
+): SelectionActionsObserver {
   const { surface, onOpen, onDismiss } = options;
   const delay = options.repeatClickWindowMs ?? SELECTION_ACTIONS_REPEAT_CLICK_WINDOW_MS;
   const document = surface.ownerDocument;
