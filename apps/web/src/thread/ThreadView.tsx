@@ -90,19 +90,14 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
       </div>
 
       <div className="thread-view__composer">
-        {/* Mounted once the thread has loaded, so its code and editor setup never delay the first messages. */}
-        {load.status === "loading" ? (
-          <div className="composer-placeholder-box" aria-hidden="true" />
-        ) : (
-          <Suspense fallback={<div className="composer-placeholder-box" aria-hidden="true" />}>
-            <StableComposer
-              threadId={threadId}
-              pendingUserInput={state.pendingUserInput}
-              onSend={onSend}
-              onAnswer={thread.answer}
-            />
-          </Suspense>
-        )}
+        <Suspense fallback={<div className="composer-placeholder-box" aria-hidden="true" />}>
+          <StableComposer
+            threadId={threadId}
+            pendingUserInput={state.pendingUserInput}
+            onSend={onSend}
+            onAnswer={thread.answer}
+          />
+        </Suspense>
       </div>
     </section>
   );
