@@ -90,14 +90,19 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
       </div>
 
       <div className="thread-view__composer">
-        <Suspense fallback={<div className="composer-placeholder-box" aria-hidden="true" />}>
-          <StableComposer
-            threadId={threadId}
-            pendingUserInput={state.pendingUserInput}
-            onSend={onSend}
-            onAnswer={thread.answer}
-          />
-        </Suspense>
+        {/* Mounted once the thread has loaded, so its code and editor setup never delay the first messages. */}
+        {load.status === "loading" ? (
+          <div className="composer-placeholder-box" aria-hidden="true" />
+        ) : (
+          <Suspense fallback={<div className="composer-placeholder-box" aria-hidden="true" />}>
+            <StableComposer
+              threadId={threadId}
+              pendingUserInput={state.pendingUserInput}
+              onSend={onSend}
+              onAnswer={thread.answer}
+            />
+          </Suspense>
+        )}
       </div>
     </section>
   );
