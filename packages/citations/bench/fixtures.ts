@@ -47,14 +47,10 @@ function random(seed: number): () => number {
   };
 }
 
-/** The same words without the ones outside Latin-1 (so V8 can store the text one byte per unit). */
-const LATIN1_WORDS = WORDS.filter((word) => /^[\u0000-\u00ff]*$/.test(word));
-
-function prose(next: () => number, length: number, latin1 = false): string {
-  const words = latin1 ? LATIN1_WORDS : WORDS;
+function prose(next: () => number, length: number): string {
   let out = "";
   while (out.length < length) {
-    out += words[Math.floor(next() * words.length)];
+    out += WORDS[Math.floor(next() * WORDS.length)];
     out += next() < 0.08 ? "\n\n" : " ";
   }
   const cut = out.slice(0, length);
@@ -65,10 +61,9 @@ function prose(next: () => number, length: number, latin1 = false): string {
 
 /**
  * A prompt of exactly `totalLength` characters holding `count` valid citation links (quotes of
- * 80-800 units, every third with a comment), separated by ordinary prose. The prose mixes in
- * CJK and emoji unless `latin1` is set.
+ * 80-800 units, every third with a comment), separated by ordinary prose.
  */
-export function promptWithCitations(totalLength: number, count: number, latin1 = false): string {
+export function promptWithCitations(totalLength: number, count: number): string {
   const next = random(42);
   const links: string[] = [];
   for (let i = 0; i < count; i++) {
@@ -77,7 +72,7 @@ export function promptWithCitations(totalLength: number, count: number, latin1 =
       environmentId: "env-7f3a9c",
       threadId: `thread-${i % 5}`,
       messageId: `message-${i}`,
-      text: prose(next, 80 + Math.floor(next() * 720), latin1).trim() || "quote",
+      text: prose(next, 80 + Math.floor(next() * 720)).trim() || "quote",
       start: i * 1000,
       end: i * 1000 + 500,
       prefix: "context before the quote",
@@ -90,8 +85,8 @@ export function promptWithCitations(totalLength: number, count: number, latin1 =
   const gap = Math.floor((totalLength - linkLength) / (count + 1));
   if (gap < 1) throw new Error("links do not fit in the requested length");
   let out = "";
-  for (const link of links) out += `${prose(next, gap - 1, latin1)} ${link}`;
-  return out + prose(next, totalLength - out.length, latin1);
+  for (const link of links) out += `${prose(next, gap - 1)} ${link}`;
+  return out + prose(next, totalLength - out.length);
 }
 
 /**
