@@ -1,5 +1,12 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ApiError, getMessages, listFiles, sendTurn, toApiError } from "./client.ts";
+import {
+  ApiError,
+  getMessages,
+  listFiles,
+  sendTurn,
+  takeThreadPrefetch,
+  toApiError,
+} from "./client.ts";
 
 function respond(status: number, body: unknown, statusText = "") {
   const fetchMock = vi.fn(async (_input: RequestInfo | URL, _init?: RequestInit) => {
@@ -72,5 +79,29 @@ describe("api client", () => {
     expect(vi.mocked(fetch).mock.calls[0]?.[0]).toBe(
       "/api/threads/a%2Fb/messages?before=c1&limit=10",
     );
+  });
+
+  it("consumes the index.html prefetch once, for its own thread, validating both responses", async () => {
+    const thread = {
+      id: "t1",
+      environmentId: "env",
+      title: "T",
+      branchName: null,
+      createdAt: "2026-01-01T00:00:00.000Z",
+      updatedAt: "2026-01-01T00:00:00.000Z",
+      messageCount: 0,
+    };
+    const detail = { thread, activeTurn: null, pendingUserInput: null, lastEventId: 4 };
+    const holder = globalThis as { __threadPrefetch?: unknown };
+    holder.__threadPrefetch = {
+      threadId: "t1",
+      detail: Promise.resolve(new Response(JSON.stringify(detail), { status: 200 })),
+      page: Promise.resolve(new Response(JSON.stringify({ messages: "bad" }), { status: 200 })),
+    };
+    expect(takeThreadPrefetch("other")).toBeNull();
+    const taken = takeThreadPrefetch("t1");
+    expect(takeThreadPrefetch("t1")).toBeNull();
+    await expect(taken?.detail).resolves.toEqual(detail);
+    await expect(taken?.page).rejects.toMatchObject({ code: "invalid_response" });
   });
 });

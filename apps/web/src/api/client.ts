@@ -60,17 +60,27 @@ async function request<S extends z.ZodType>(
   path: string,
   init?: { method?: string; body?: unknown; signal?: AbortSignal },
 ): Promise<z.infer<S>> {
+  const response = fetch(`${API_BASE}${path}`, {
+    method: init?.method ?? "GET",
+    headers:
+      init?.body === undefined
+        ? { accept: "application/json" }
+        : { accept: "application/json", "content-type": "application/json" },
+    ...(init?.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+    ...(init?.signal ? { signal: init.signal } : {}),
+  });
+  return parseResponse(schema, path, response);
+}
+
+/** Validates a (pending) response: network failures, error bodies and bad shapes become ApiError. */
+async function parseResponse<S extends z.ZodType>(
+  schema: S,
+  path: string,
+  pending: Promise<Response>,
+): Promise<z.infer<S>> {
   let response: Response;
   try {
-    response = await fetch(`${API_BASE}${path}`, {
-      method: init?.method ?? "GET",
-      headers:
-        init?.body === undefined
-          ? { accept: "application/json" }
-          : { accept: "application/json", "content-type": "application/json" },
-      ...(init?.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-      ...(init?.signal ? { signal: init.signal } : {}),
-    });
+    response = await pending;
   } catch (cause) {
     if (cause instanceof DOMException && cause.name === "AbortError") throw cause;
     throw new ApiError(0, "network_error", "Could not reach the server. Check your connection.");
@@ -212,6 +222,35 @@ export function getProviderInput(threadId: string, turnId: string): Promise<Prov
     ProviderInputSchema,
     `/threads/${seg(threadId)}/turns/${seg(turnId)}/provider-input`,
   );
+}
+
+/**
+ * Requests `index.html` starts for the thread in the URL before the app's code has loaded:
+ * the detail first, then (once its response has begun, so the page is never older than its
+ * `lastEventId`) the newest page of `NEWEST_PAGE_PREFETCH_LIMIT` messages.
+ */
+type ThreadPrefetch = { threadId: string; detail: Promise<Response>; page: Promise<Response> };
+
+/** Page size the inline prefetch in index.html asks for; keep the two in step. */
+export const NEWEST_PAGE_PREFETCH_LIMIT = 40;
+
+/**
+ * Takes (once) the prefetched detail and newest page of `threadId`, validated like any other
+ * response; null when nothing was prefetched for this thread.
+ */
+export function takeThreadPrefetch(
+  threadId: string,
+): { detail: Promise<ThreadDetail>; page: Promise<MessagePage> } | null {
+  const holder = globalThis as { __threadPrefetch?: ThreadPrefetch };
+  const prefetch = holder.__threadPrefetch;
+  if (!prefetch || prefetch.threadId !== threadId) return null;
+  delete holder.__threadPrefetch;
+  const path = `/threads/${seg(threadId)}`;
+  const detail = parseResponse(ThreadDetailSchema, path, prefetch.detail);
+  const page = parseResponse(MessagePageSchema, `${path}/messages`, prefetch.page);
+  // The page is only awaited after the detail; keep an early failure from being reported unhandled.
+  page.catch(() => {});
+  return { detail, page };
 }
 
 /** URL of the thread's server-sent event stream. */

@@ -10,14 +10,16 @@ import {
   getMessages,
   getThread,
   type MessagePageQuery,
+  NEWEST_PAGE_PREFETCH_LIMIT,
   sendTurn,
+  takeThreadPrefetch,
 } from "../api/client.ts";
 import { type EventStreamStatus, subscribeThreadEvents } from "../api/threadEvents.ts";
 import { upsertThreadInList } from "../threads/threadList.ts";
 import { createThreadState, type ThreadState, threadReducer } from "./threadStore.ts";
 
 /** Messages per page: enough to fill a tall screen, small enough to open a long thread fast. */
-export const PAGE_SIZE = 40;
+export const PAGE_SIZE = NEWEST_PAGE_PREFETCH_LIMIT;
 
 /** Load state of the initial fetch. */
 export type ThreadLoad =
@@ -75,8 +77,12 @@ export function useThread(threadId: string): UseThreadResult {
     setLoad({ status: "loading" });
     (async () => {
       try {
-        const detail = await getThread(threadId, controller.signal);
-        const page = await getMessages(threadId, { limit: PAGE_SIZE }, controller.signal);
+        // index.html may already have requested both while the app's code was loading.
+        const prefetched = takeThreadPrefetch(threadId);
+        const detail = await (prefetched?.detail ?? getThread(threadId, controller.signal));
+        const page = await (prefetched?.page ??
+          getMessages(threadId, { limit: PAGE_SIZE }, controller.signal));
+        if (controller.signal.aborted) return;
         dispatch({ type: "detail.loaded", detail });
         dispatch({ type: "page.loaded", page, position: "newest" });
         setLoad({ status: "ready" });
