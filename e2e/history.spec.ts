@@ -1,6 +1,7 @@
 /**
  * The seeded 2,000-turn thread: it opens at the newest message, loads older pages while the
- * user scrolls to the top until the "Beginning of thread" marker, and returns to the bottom.
+ * user scrolls to the top until the "Beginning of thread" marker, and returns to the bottom; an
+ * older page is inserted above the rows in view without moving them.
  */
 import type { Locator, Page } from "@playwright/test";
 import { expect, messageRows, test } from "./support/fixtures.ts";
@@ -62,4 +63,33 @@ test("scrolls a 2,000-turn thread to its beginning and back", async ({ page, rig
     await scroller.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
     await expect(newest).toBeVisible({ timeout: 1_000 });
   }).toPass({ timeout: 20_000 });
+});
+
+test("an older page loads above the rows in view without moving them", async ({ page, rig }) => {
+  await page.goto(rig.seededThreadPath);
+  await expect(page.getByText(`Answer ${rig.seededTurns} looks at`)).toBeVisible();
+  const scroller = await timelineScroller(page);
+
+  // Jump to the top of what is loaded and note the first row in view and where it is.
+  const anchor = await scroller.evaluate(async (el) => {
+    el.scrollTop = 0;
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+    const top = el.getBoundingClientRect().top;
+    const inView = [...el.querySelectorAll<HTMLElement>("[data-message-id]")]
+      .map((row) => ({ id: row.dataset.messageId ?? "", y: row.getBoundingClientRect().top }))
+      .filter((row) => row.y >= top)
+      .sort((a, b) => a.y - b.y);
+    const first = inView[0];
+    if (first === undefined) throw new Error("no message row in view at the top");
+    return { ...first, height: el.scrollHeight };
+  });
+
+  // The older page arrives above: the content grows, the scroller moves down by as much...
+  await expect.poll(() => scroller.evaluate((el) => el.scrollTop)).toBeGreaterThan(0);
+  expect(await scroller.evaluate((el) => el.scrollHeight)).toBeGreaterThan(anchor.height);
+  // ...and the row the reader was looking at stays where it was (within a couple of pixels).
+  const row = page.locator(`[data-message-id="${anchor.id}"]`);
+  await expect
+    .poll(async () => Math.abs(((await row.boundingBox())?.y ?? Number.NaN) - anchor.y))
+    .toBeLessThanOrEqual(2);
 });
