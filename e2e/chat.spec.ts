@@ -122,3 +122,21 @@ test("HTML in a message is shown as text, never run", async ({ page }) => {
   expect(await page.evaluate(() => "__e2eInjected" in window)).toBe(false);
   expect(dialogs).toEqual([]);
 });
+
+test("links in a message open safely; script links are not clickable", async ({ page }) => {
+  await createThreadFromUi(page);
+  await sendPrompt(
+    page,
+    "Links: [the docs](https://example.com/docs) and [run me](javascript:window.__e2eInjected=3) end",
+  );
+  const userRow = userRows(page).filter({ hasText: "Links:" });
+  await expect(userRow).toBeVisible();
+
+  const docs = userRow.getByRole("link", { name: "the docs" });
+  await expect(docs).toHaveAttribute("href", "https://example.com/docs");
+  await expect(docs).toHaveAttribute("target", "_blank");
+  await expect(docs).toHaveAttribute("rel", /noopener/);
+  await expect(userRow).toContainText("run me");
+  await expect(userRow.getByRole("link", { name: "run me" })).toHaveCount(0);
+  await expect(page.locator('a[href^="javascript:" i]')).toHaveCount(0);
+});
