@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   buildRenderedTextStream,
@@ -22,13 +23,17 @@ function expectConsistent(stream: RenderedTextStream): void {
     expect(segment.start).toBe(at);
     expect(segment.end).toBeGreaterThan(segment.start);
     const piece = stream.text.slice(segment.start, segment.end);
-    if (segment.node === null) {
+    if (segment.kind === "separator") {
+      expect(segment.node).toBeNull();
       expect(["\n", "\t"]).toContain(piece);
-    } else if (segment.nodeEnd - segment.nodeStart === segment.end - segment.start) {
-      expect(piece).toBe(segment.node.data.slice(segment.nodeStart, segment.nodeEnd));
+    } else if (segment.kind === "text") {
+      expect(piece).toBe(segment.node!.data.slice(segment.nodeStart, segment.nodeEnd));
     } else {
+      expect(segment.node).not.toBeNull();
       expect(piece).toBe(" ");
-      expect(segment.node.data.slice(segment.nodeStart, segment.nodeEnd)).toMatch(/^[ \t\n\r\f]+$/);
+      expect(segment.node!.data.slice(segment.nodeStart, segment.nodeEnd)).toMatch(
+        /^[ \t\n\r\f]+$/,
+      );
     }
     at = segment.end;
   }
@@ -233,4 +238,52 @@ describe("isRenderedTextNode", () => {
       ["yes", true],
     ]);
   });
+});
+
+const pieceArb = fc.oneof(
+  fc.constantFrom("word", "Δx", "😀", "a b", "  ", "\n", " \n\t ", "\u00a0", "x.", ""),
+  fc.constantFrom(
+    "<br>",
+    "<b>bold</b>",
+    "<em> it </em>",
+    "<code>c  d</code>",
+    "<button>no</button>",
+  ),
+  fc.constantFrom(
+    "<span hidden>h</span>",
+    "<a href='#'>link</a>",
+    "<span aria-hidden='true'>i</span>",
+  ),
+);
+const blockTagArb = fc.constantFrom("p", "pre", "li", "div", "span", "h2", "blockquote");
+const docArb = fc.array(
+  fc.tuple(blockTagArb, fc.array(pieceArb, { maxLength: 6 })).map(([tag, pieces]) => {
+    const inner = pieces.join("");
+    return tag === "li" ? `<ul>\n<li>${inner}</li>\n</ul>` : `<${tag}>${inner}</${tag}>`;
+  }),
+  { maxLength: 6 },
+);
+
+describe("rendered-text stream, property-based", () => {
+  it("keeps segments faithful and maps every offset to the DOM and back", () => {
+    fc.assert(
+      fc.property(docArb, (blocks) => {
+        const stream = buildRenderedTextStream(mount(blocks.join("\n")));
+        expectConsistent(stream);
+        const separator = new Array<boolean>(stream.text.length).fill(false);
+        for (const s of stream.segments) if (s.kind === "separator") separator[s.start] = true;
+        for (let offset = 0; offset <= stream.text.length; offset++) {
+          const forward = streamOffsetToDomPoint(stream, offset, "start");
+          const start = domPointToStreamOffset(stream, forward.node, forward.offset, "start");
+          expect(start).toBeGreaterThanOrEqual(offset);
+          for (let i = offset; i < start; i++) expect(separator[i]).toBe(true);
+          const backward = streamOffsetToDomPoint(stream, offset, "end");
+          const end = domPointToStreamOffset(stream, backward.node, backward.offset, "end");
+          expect(end).toBeLessThanOrEqual(offset);
+          for (let i = end; i < offset; i++) expect(separator[i]).toBe(true);
+        }
+      }),
+      { numRuns: 120 },
+    );
+  }, 60_000);
 });

@@ -26,6 +26,12 @@
 
 /** One piece of a {@link RenderedTextStream}, in stream order. */
 export interface RenderedTextSegment {
+  /**
+   * `"text"`: `node.data.slice(nodeStart, nodeEnd)` shown unit by unit. `"space"`: one space
+   * standing for the collapsed whitespace run `node.data.slice(nodeStart, nodeEnd)`.
+   * `"separator"`: a `"\n"` or `"\t"` the layout creates (block boundary, `<br>`, table cell).
+   */
+  readonly kind: "text" | "space" | "separator";
   /** Stream offset where the piece begins. */
   readonly start: number;
   /** Stream offset where the piece ends (exclusive). */
@@ -35,11 +41,7 @@ export interface RenderedTextSegment {
    * boundary, a `<br>`, a table cell boundary).
    */
   readonly node: Text | null;
-  /**
-   * The part of `node.data` shown by this piece. When `nodeEnd - nodeStart === end - start` the
-   * piece maps unit by unit; otherwise it is one space standing for a collapsed whitespace run.
-   * Both are 0 for separators.
-   */
+  /** Where the piece is in `node.data` (see {@link RenderedTextSegment.kind}); 0 for separators. */
   readonly nodeStart: number;
   /** See {@link RenderedTextSegment.nodeStart}. */
   readonly nodeEnd: number;
@@ -295,7 +297,8 @@ class StreamWriter {
   forcedLineBreak(node: Text | null, at: number): void {
     this.pendingSpace = null;
     this.flush();
-    this.push("\n", node, node ? at : 0, node ? at + 1 : 0);
+    if (node) this.push("text", "\n", node, at, at + 1);
+    else this.push("separator", "\n", null, 0, 0);
     this.atLineStart = true;
   }
 
@@ -309,7 +312,7 @@ class StreamWriter {
   literal(node: Text, start: number, end: number): void {
     if (end <= start) return;
     this.flush();
-    this.push(node.data.slice(start, end), node, start, end);
+    this.push("text", node.data.slice(start, end), node, start, end);
     this.atLineStart = this.lastCode === 10;
   }
 
@@ -318,7 +321,7 @@ class StreamWriter {
       // Whitespace before a break and at the start of the next line is not displayed.
       this.pendingSpace = null;
       if (!(this.pendingBreak === "\n" && this.lastCode === 10)) {
-        this.push(this.pendingBreak, null, 0, 0);
+        this.push("separator", this.pendingBreak, null, 0, 0);
       }
       this.pendingBreak = "";
       this.atLineStart = true;
@@ -326,15 +329,21 @@ class StreamWriter {
     const space = this.pendingSpace;
     if (space !== null) {
       this.pendingSpace = null;
-      if (!this.atLineStart) this.push(" ", space.node, space.start, space.end);
+      if (!this.atLineStart) this.push("space", " ", space.node, space.start, space.end);
     }
   }
 
-  private push(text: string, node: Text | null, nodeStart: number, nodeEnd: number): void {
+  private push(
+    kind: RenderedTextSegment["kind"],
+    text: string,
+    node: Text | null,
+    nodeStart: number,
+    nodeEnd: number,
+  ): void {
     const start = this.length;
     this.length += text.length;
     this.parts.push(text);
-    this.segments.push({ start, end: this.length, node, nodeStart, nodeEnd });
+    this.segments.push({ kind, start, end: this.length, node, nodeStart, nodeEnd });
     this.lastCode = text.charCodeAt(text.length - 1);
   }
 }
@@ -490,13 +499,12 @@ function indexOf(stream: RenderedTextStream): StreamIndex {
   return index;
 }
 
-const isLiteral = (segment: RenderedTextSegment) =>
-  segment.nodeEnd - segment.nodeStart === segment.end - segment.start;
+const isLiteral = (segment: RenderedTextSegment) => segment.kind === "text";
 
 /**
- * The DOM position of stream offset `offset` (clamped to the stream). Offsets on a separator, or
- * outside all text, lean to the next displayed text (`"start"`) or the previous one (`"end"`).
- * An empty stream maps to the start (or end) of the root.
+ * The DOM position of stream offset `offset` (clamped to the stream). Offsets on a separator lean
+ * to the next displayed text (`"start"`) or the previous one (`"end"`); with no text that way,
+ * they map to the end (`"start"`) or the start (`"end"`) of the root.
  */
 export function streamOffsetToDomPoint(
   stream: RenderedTextStream,
@@ -515,12 +523,8 @@ export function streamOffsetToDomPoint(
       else low = mid + 1;
     }
     const segment = textSegments[low];
-    if (segment === undefined) {
-      const last = textSegments.at(-1);
-      return last
-        ? { node: last.node!, offset: last.nodeEnd }
-        : { node: stream.root, offset: stream.root.childNodes.length };
-    }
+    // No text from here on (at the end, or only a trailing `<br>` left): the end of the root.
+    if (segment === undefined) return { node: stream.root, offset: stream.root.childNodes.length };
     if (at <= segment.start || !isLiteral(segment)) {
       return { node: segment.node!, offset: segment.nodeStart };
     }
@@ -535,12 +539,8 @@ export function streamOffsetToDomPoint(
     else high = mid;
   }
   const segment = textSegments[low - 1];
-  if (segment === undefined) {
-    const first = textSegments[0];
-    return first
-      ? { node: first.node!, offset: first.nodeStart }
-      : { node: stream.root, offset: 0 };
-  }
+  // No text before (at the start, or only a leading `<br>`): the start of the root.
+  if (segment === undefined) return { node: stream.root, offset: 0 };
   if (at >= segment.end || !isLiteral(segment)) {
     return { node: segment.node!, offset: segment.nodeEnd };
   }
