@@ -361,7 +361,17 @@ const gapArb = fc.constantFrom(" ", "  ", "\n", " \n  ", "\t", "");
 const blockArb: fc.Arbitrary<Block> = fc.record({
   tag: fc.constantFrom("p", "pre", "li", "h3"),
   parts: fc.array(
-    fc.tuple(wordArb, gapArb).map(([w, g]) => w + g),
+    fc.oneof(
+      { weight: 4, arbitrary: fc.tuple(wordArb, gapArb).map(([w, g]) => w + g) },
+      // Markup the stream treats specially: breaks, controls, hidden text, links.
+      fc.constantFrom(
+        "<br>",
+        "<button>Copy</button>",
+        "<span hidden>gone</span>",
+        "<span aria-hidden='true'>icon</span>",
+        "<a href='#'>link text</a>",
+      ),
+    ),
     { minLength: 1, maxLength: 6 },
   ),
 });
@@ -394,6 +404,7 @@ describe("capture and resolve, property-based", () => {
           const texts: Text[] = [];
           const walker = document.createTreeWalker(source, NodeFilter.SHOW_TEXT);
           for (let n = walker.nextNode(); n; n = walker.nextNode()) texts.push(n as Text);
+          if (texts.length === 0) return;
           const first = texts[a % texts.length]!;
           const second = texts[c % texts.length]!;
           const anchorOffset = b % (first.data.length + 1);
