@@ -4,7 +4,11 @@
  * file typeahead, client-side limit checks, and answering pending user-input questions.
  * See README.md beside this file for the DOM contract.
  */
-import { validateProviderInput } from "@app/citations";
+import {
+  type AssistantCitation,
+  serializeAssistantCitation,
+  validateProviderInput,
+} from "@app/citations";
 import type { UserInputRequest } from "@app/protocol";
 import { LexicalComposer } from "@lexical/react/LexicalComposer";
 import { useLexicalComposerContext } from "@lexical/react/LexicalComposerContext";
@@ -19,6 +23,7 @@ import {
   $isRangeSelection,
   HISTORY_MERGE_TAG,
   type LexicalEditor,
+  type NodeKey,
   type PointType,
 } from "lexical";
 import {
@@ -42,9 +47,13 @@ import {
   saveStashes,
   stashPreview,
 } from "./composerStorage.ts";
-import { ComposerCitationNode } from "./nodes/ComposerCitationNode.tsx";
+import { $isComposerCitationNode, ComposerCitationNode } from "./nodes/ComposerCitationNode.tsx";
 import { MentionNode } from "./nodes/MentionNode.tsx";
 import { SkillNode } from "./nodes/SkillNode.tsx";
+import {
+  type CitationCommentController,
+  CitationCommentPlugin,
+} from "./plugins/CitationCommentPlugin.tsx";
 import { ClipboardPlugin } from "./plugins/ClipboardPlugin.tsx";
 import {
   MentionTypeaheadPlugin,
@@ -53,6 +62,7 @@ import {
 import { PromptTokensPlugin } from "./plugins/PromptTokensPlugin.tsx";
 import { SubmitOnEnterPlugin } from "./plugins/SubmitOnEnterPlugin.tsx";
 import {
+  $getChipAtPromptOffset,
   $getPromptOffsetsForPoints,
   $getPromptText,
   $getSelectionPromptOffsets,
@@ -60,6 +70,7 @@ import {
   $replacePromptRange,
   $setPromptText,
   PROMPT_REBUILD_TAG,
+  type PromptSelectionOffsets,
 } from "./promptEditorState.ts";
 import "./composer.css";
 
@@ -77,6 +88,17 @@ export type ComposerProps = {
   ref?: Ref<ComposerHandle>;
 };
 
+/** Options of {@link ComposerHandle.insertCitation}. */
+export type InsertCitationOptions = {
+  /**
+   * Live DOM range of the cited text in the assistant response. Transient: it only positions
+   * the comment editor beside the source text and carries its "editing" highlight while the
+   * editor is open; it never becomes part of the citation. A range whose nodes have since been
+   * detached (the row re-rendered) falls back to positioning beside the chip.
+   */
+  sourceRange?: Range;
+};
+
 /** Imperative handle of the composer. */
 export type ComposerHandle = {
   /** Focuses the editor. */
@@ -86,6 +108,14 @@ export type ComposerHandle = {
    * after the editor lost focus; chips are rebuilt from the resulting prompt string.
    */
   insertPromptText(text: string): void;
+  /**
+   * Inserts `citation` as a chip (its serialized link) at the last composer cursor, with a
+   * space before and after where needed so it stays a separate token, then opens the comment
+   * editor for that chip once. Nothing else (restore, paste, drafts, undo/redo) opens it.
+   *
+   * @throws Error (with the editor unchanged) when `citation` is not a valid citation.
+   */
+  insertCitation(citation: AssistantCitation, opts?: InsertCitationOptions): void;
 };
 
 /** Delay between the last edit and saving the draft. */
@@ -150,6 +180,25 @@ function EditorBridgePlugin({
   return null;
 }
 
+/**
+ * Where programmatic insertions go: the live selection when the editor has focus, else the last
+ * selection it had (if its nodes still exist), else the end of the prompt.
+ */
+function $insertionOffsets(
+  editor: LexicalEditor,
+  saved: { anchor: SavedPoint; focus: SavedPoint } | null,
+): PromptSelectionOffsets {
+  const rootElement = editor.getRootElement();
+  const focused = rootElement?.contains(rootElement.ownerDocument.activeElement) === true;
+  const end = $getPromptText().length;
+  return (
+    (focused ? $getSelectionPromptOffsets() : null) ??
+    $offsetsForSaved(saved) ?? { anchor: end, focus: end }
+  );
+}
+
+const WHITESPACE = /\s/;
+
 /** Resolves saved points to prompt offsets if their nodes still exist. */
 function $offsetsForSaved(saved: { anchor: SavedPoint; focus: SavedPoint } | null) {
   if (saved === null) return null;
@@ -179,6 +228,7 @@ function ThreadComposer({
   ref,
 }: ComposerProps): JSX.Element {
   const editorRef = useRef<LexicalEditor | null>(null);
+  const commentEditorRef = useRef<CitationCommentController | null>(null);
   const lastSelectionRef = useRef<{ anchor: SavedPoint; focus: SavedPoint } | null>(null);
   const [isEmpty, setIsEmpty] = useState(true);
   const [inFlight, setInFlight] = useState(false);
@@ -447,22 +497,45 @@ function ThreadComposer({
       insertPromptText(text: string) {
         const editor = editorRef.current;
         if (editor === null || text === "") return;
+        // The rebuild replaces every chip, so an open comment editor is saved first.
+        commentEditorRef.current?.commit();
         editor.update(
           () => {
-            const rootElement = editor.getRootElement();
-            const focused = rootElement?.contains(rootElement.ownerDocument.activeElement) === true;
-            const offsets =
-              (focused ? $getSelectionPromptOffsets() : null) ??
-              $offsetsForSaved(lastSelectionRef.current) ??
-              (() => {
-                const end = $getPromptText().length;
-                return { anchor: end, focus: end };
-              })();
+            const offsets = $insertionOffsets(editor, lastSelectionRef.current);
             $replacePromptRange(text, offsets.anchor, offsets.focus);
           },
           { tag: PROMPT_REBUILD_TAG, discrete: true },
         );
         editor.focus();
+      },
+      insertCitation(citation: AssistantCitation, opts?: InsertCitationOptions) {
+        const editor = editorRef.current;
+        if (editor === null) return;
+        // Serializing first validates the citation before anything changes.
+        const link = serializeAssistantCitation(citation);
+        commentEditorRef.current?.commit();
+        const inserted: { key: NodeKey | null } = { key: null };
+        editor.update(
+          () => {
+            const offsets = $insertionOffsets(editor, lastSelectionRef.current);
+            const prompt = $getPromptText();
+            const from = Math.min(offsets.anchor, offsets.focus);
+            const to = Math.max(offsets.anchor, offsets.focus);
+            const before = prompt[from - 1];
+            const after = prompt[to];
+            const lead = before !== undefined && !WHITESPACE.test(before) ? " " : "";
+            const trail = after !== undefined && WHITESPACE.test(after) ? "" : " ";
+            $replacePromptRange(lead + link + trail, from, to);
+            const chip = $getChipAtPromptOffset(from + lead.length);
+            inserted.key = $isComposerCitationNode(chip) ? chip.getKey() : null;
+          },
+          { tag: PROMPT_REBUILD_TAG, discrete: true },
+        );
+        // The one-shot request: only this insertion opens the comment editor.
+        const opened =
+          inserted.key !== null &&
+          commentEditorRef.current?.open(inserted.key, opts?.sourceRange ?? null) === true;
+        if (!opened) editor.focus();
       },
     }),
     [],
@@ -530,6 +603,7 @@ function ThreadComposer({
           <HistoryPlugin />
           <PromptTokensPlugin />
           <ClipboardPlugin />
+          <CitationCommentPlugin controllerRef={commentEditorRef} />
           <SubmitOnEnterPlugin onSubmit={submit} />
           <MentionTypeaheadPlugin searchFiles={searchFiles} onStateChange={setTypeahead} />
           <EditorBridgePlugin

@@ -256,6 +256,18 @@ export function $replacePromptRange(text: string, start: number, end: number): v
   $setPromptText(prompt.slice(0, from) + text + prompt.slice(to), from + text.length);
 }
 
+/** The chip (atom) that starts exactly at prompt offset `offset`, or null. */
+export function $getChipAtPromptOffset(offset: number): LexicalNode | null {
+  const { pieces, refs, starts } = $layout();
+  for (let index = 0; index < pieces.length; index++) {
+    const ref = refs[index];
+    if (pieces[index]?.kind === "atom" && starts[index] === offset && ref?.kind === "node") {
+      return ref.node;
+    }
+  }
+  return null;
+}
+
 /** True when the editor holds nothing at all (one empty paragraph); O(1). */
 export function $isPromptEmpty(): boolean {
   const root = $getRoot();

@@ -3,6 +3,8 @@
  * optional comment) as one atomic chip. The node keeps the full serialized link and returns it
  * from getTextContent(), so the prompt string, drafts, stashes and copy carry the citation
  * byte for byte. The label shows the comment when present, otherwise a short quote preview.
+ * The chip face is a focusable button-like element; clicking it (or Enter/Space on it) opens the
+ * comment editor (`plugins/CitationCommentPlugin.tsx`).
  */
 import {
   type AssistantCitation,
@@ -40,6 +42,12 @@ function parseWholeLink(source: string): AssistantCitation {
 export class ComposerCitationNode extends DecoratorNode<JSX.Element> {
   __source: string;
   __citation: AssistantCitation;
+  /**
+   * The link bytes this chip was built from. A comment edit that brings the citation back to
+   * this state (e.g. adding then clearing a comment) restores these exact bytes, even when
+   * they were not in the canonical form `serializeAssistantCitation` writes.
+   */
+  __originalSource: string;
 
   static override getType(): string {
     return "composer-citation";
@@ -58,6 +66,14 @@ export class ComposerCitationNode extends DecoratorNode<JSX.Element> {
     super(key);
     this.__source = source;
     this.__citation = citation;
+    this.__originalSource = source;
+  }
+
+  override afterCloneFrom(prevNode: this): void {
+    super.afterCloneFrom(prevNode);
+    this.__source = prevNode.__source;
+    this.__citation = prevNode.__citation;
+    this.__originalSource = prevNode.__originalSource;
   }
 
   override exportJSON(): SerializedComposerCitationNode {
@@ -76,12 +92,19 @@ export class ComposerCitationNode extends DecoratorNode<JSX.Element> {
 
   /**
    * Replaces the citation (e.g. after a comment edit); the serialized source is rebuilt from it
-   * in the same update, so both change together as one undoable step.
+   * in the same update, so both change together as one undoable step. A citation equal to the
+   * one the chip was built from gets back the original link bytes.
+   *
+   * @throws Error (before changing anything) when `citation` cannot be serialized, e.g. a
+   * comment over the length limit.
    */
   setCitation(citation: AssistantCitation): this {
+    const source = serializeAssistantCitation(citation);
+    const original = this.getLatest().__originalSource;
     const writable = this.getWritable();
     writable.__citation = citation;
-    writable.__source = serializeAssistantCitation(citation);
+    writable.__source =
+      source === serializeAssistantCitation(parseWholeLink(original)) ? original : source;
     return writable;
   }
 
@@ -116,6 +139,7 @@ export class ComposerCitationNode extends DecoratorNode<JSX.Element> {
     return (
       <ComposerChip
         kind="citation"
+        actionable
         label={getAssistantCitationChipLabel(citation)}
         title={
           citation.comment?.trim()

@@ -1,0 +1,43 @@
+/**
+ * The transient link between an open comment editor and the cited text in the assistant
+ * response: whether the live DOM range still covers text, where it is on screen, and the
+ * "editing" highlight painted on it through the CSS Custom Highlight API. The range is never
+ * stored in the citation; every function here needs a live DOM range.
+ */
+
+/** The `CSS.highlights` name of the comment-editing highlight (styled in `composer.css`). */
+export const ASSISTANT_CITATION_EDITING_HIGHLIGHT = "assistant-citation-editing";
+
+/**
+ * True while `range` still covers text in the document. When the row holding the cited text
+ * re-renders, the browser moves the range's boundaries out of the removed nodes, which leaves it
+ * collapsed (or its containers disconnected); such a range is no longer the cited text.
+ */
+export function isLiveSourceRange(range: Range): boolean {
+  return !range.collapsed && range.startContainer.isConnected && range.endContainer.isConnected;
+}
+
+/** The range's on-screen box, or null when the environment cannot measure ranges. */
+export function measureSourceRange(range: Range): DOMRect | null {
+  if (typeof range.getBoundingClientRect !== "function") return null;
+  const rect = range.getBoundingClientRect();
+  return rect.width === 0 && rect.height === 0 ? null : rect;
+}
+
+/**
+ * Paints the comment-editing highlight on `range` and returns the function that removes it.
+ * Where the Highlight API is missing nothing is painted (the editor still opens). The remover
+ * deletes the registry entry only while it is still this highlight, so a newer editing session
+ * keeps its own.
+ */
+export function paintCitationEditingHighlight(range: Range): () => void {
+  const registry = typeof CSS !== "undefined" ? CSS.highlights : undefined;
+  if (registry === undefined || typeof Highlight !== "function") return () => {};
+  const highlight = new Highlight(range);
+  registry.set(ASSISTANT_CITATION_EDITING_HIGHLIGHT, highlight);
+  return () => {
+    if (registry.get(ASSISTANT_CITATION_EDITING_HIGHLIGHT) === highlight) {
+      registry.delete(ASSISTANT_CITATION_EDITING_HIGHLIGHT);
+    }
+  };
+}

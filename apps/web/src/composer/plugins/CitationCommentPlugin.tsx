@@ -1,0 +1,290 @@
+/**
+ * Comment editing for citation chips. The editor opens only on request: once for a citation
+ * the composer handle just inserted (`insertCitation`), or when the user clicks a chip or
+ * presses Enter/Space on it. Restores, pastes, draft loads and undo/redo never make a request,
+ * so they never open it.
+ *
+ * Saving applies `withAssistantCitationComment` and updates the node's citation and serialized
+ * source in one discrete update tagged as its own history entry, so one undo restores the
+ * previous comment. Saving an unchanged text changes nothing (the link keeps its bytes).
+ *
+ * Keys pressed on a focused chip are handled here before Lexical sees them (a capture listener
+ * on the root), because Lexical would apply them to the caret elsewhere in the text.
+ */
+import { withAssistantCitationComment } from "@app/citations";
+import { useLexicalComposerContext } from "@lexical/react/LexicalComposerContext";
+import {
+  $addUpdateTag,
+  $getNearestNodeFromDOMNode,
+  $getNodeByKey,
+  $isTextNode,
+  HISTORY_PUSH_TAG,
+  type LexicalEditor,
+  mergeRegister,
+  type NodeKey,
+} from "lexical";
+import { type JSX, useCallback, useEffect, useRef, useState } from "react";
+import { createPortal } from "react-dom";
+import { CitationCommentEditor } from "../CitationCommentEditor.tsx";
+import { $isComposerCitationNode, ComposerCitationNode } from "../nodes/ComposerCitationNode.tsx";
+
+/** Imperative side of the plugin, used by the composer handle. */
+export type CitationCommentController = {
+  /**
+   * Opens the comment editor for the citation chip `nodeKey` (a one-shot request: nothing is
+   * remembered afterwards). `sourceRange` is the live DOM range of the cited text, used only to
+   * position the editor and paint the editing highlight. Returns false when there is no such chip.
+   */
+  open(nodeKey: NodeKey, sourceRange?: Range | null): boolean;
+  /** Saves and closes an open editor without moving focus (call before rebuilding the prompt). */
+  commit(): void;
+};
+
+/** Props of {@link CitationCommentPlugin}. */
+export type CitationCommentPluginProps = {
+  controllerRef: { current: CitationCommentController | null };
+  /** Where the editor is portalled; defaults to `document.body`. */
+  container?: Element;
+};
+
+type Session = {
+  id: number;
+  nodeKey: NodeKey;
+  quote: string;
+  /** The textarea's starting text; saving it unchanged is a no-op. */
+  initial: string;
+  sourceRange: Range | null;
+};
+
+const CHIP_SELECTOR = "[data-composer-citation-chip]";
+
+/** The citation chip whose face `target` is inside, if it belongs to `editor`. */
+function $chipFromTarget(editor: LexicalEditor, target: EventTarget | null) {
+  if (!(target instanceof Element)) return null;
+  const host = target.closest(CHIP_SELECTOR);
+  if (host === null || !editor.getRootElement()?.contains(host)) return null;
+  const node = $getNearestNodeFromDOMNode(host);
+  return $isComposerCitationNode(node) ? node : null;
+}
+
+/** Puts the caret right after `node`, skipping one following space (typing stays separate). */
+function $selectAfterChip(node: ComposerCitationNode): void {
+  const next = node.getNextSibling();
+  if ($isTextNode(next)) {
+    const offset = next.getTextContent().startsWith(" ") ? 1 : 0;
+    next.select(offset, offset);
+    return;
+  }
+  const index = node.getIndexWithinParent() + 1;
+  node.getParentOrThrow().select(index, index);
+}
+
+function errorText(error: unknown): string {
+  const detail = error instanceof Error ? error.message : String(error);
+  return `This comment cannot be saved: ${detail}`;
+}
+
+/** Mount inside the LexicalComposer; renders the comment editor while one is open. */
+export function CitationCommentPlugin({
+  controllerRef,
+  container,
+}: CitationCommentPluginProps): JSX.Element | null {
+  const [editor] = useLexicalComposerContext();
+  const [session, setSession] = useState<Session | null>(null);
+  const [value, setValue] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  // Mirrors of the state for synchronous use from DOM listeners and the composer handle.
+  const sessionRef = useRef<Session | null>(null);
+  const valueRef = useRef("");
+  const nextId = useRef(1);
+
+  const close = useCallback(() => {
+    sessionRef.current = null;
+    setSession(null);
+    setError(null);
+  }, []);
+
+  /** Applies the typed comment and closes; false (editor stays open) when it cannot be saved. */
+  const save = useCallback(
+    (returnFocus: boolean): boolean => {
+      const current = sessionRef.current;
+      if (current === null) return true;
+      const text = valueRef.current;
+      const outcome: { error: string | null; found: boolean } = { error: null, found: false };
+      editor.update(
+        () => {
+          const node = $getNodeByKey(current.nodeKey);
+          if (!$isComposerCitationNode(node) || !node.isAttached()) return;
+          outcome.found = true;
+          if (text !== current.initial) {
+            try {
+              node.setCitation(withAssistantCitationComment(node.getCitation(), text));
+            } catch (failure) {
+              outcome.error = errorText(failure);
+              return;
+            }
+            $addUpdateTag(HISTORY_PUSH_TAG);
+          }
+          if (returnFocus) $selectAfterChip(node);
+        },
+        { discrete: true },
+      );
+      if (outcome.error !== null) {
+        setError(outcome.error);
+        return false;
+      }
+      close();
+      if (returnFocus && outcome.found) editor.focus();
+      return true;
+    },
+    [close, editor],
+  );
+
+  const cancel = useCallback(() => {
+    const current = sessionRef.current;
+    if (current === null) return;
+    close();
+    const outcome = { found: false };
+    editor.update(
+      () => {
+        const node = $getNodeByKey(current.nodeKey);
+        if (!$isComposerCitationNode(node) || !node.isAttached()) return;
+        outcome.found = true;
+        $selectAfterChip(node);
+      },
+      { discrete: true },
+    );
+    if (outcome.found) editor.focus();
+  }, [close, editor]);
+
+  const open = useCallback(
+    (nodeKey: NodeKey, sourceRange: Range | null = null): boolean => {
+      if (sessionRef.current !== null) save(false);
+      const chip = editor.getEditorState().read(() => {
+        const node = $getNodeByKey(nodeKey);
+        return $isComposerCitationNode(node) && node.isAttached() ? node.getCitation() : null;
+      });
+      if (chip === null) return false;
+      const initial = chip.comment ?? "";
+      const next: Session = {
+        id: nextId.current++,
+        nodeKey,
+        quote: chip.text,
+        initial,
+        // A private copy: the caller's range (often the selection's own) may change later.
+        sourceRange: sourceRange?.cloneRange() ?? null,
+      };
+      sessionRef.current = next;
+      valueRef.current = initial;
+      setSession(next);
+      setValue(initial);
+      setError(null);
+      return true;
+    },
+    [editor, save],
+  );
+
+  useEffect(() => {
+    controllerRef.current = { open, commit: () => void save(false) };
+    return () => {
+      controllerRef.current = null;
+    };
+  }, [controllerRef, open, save]);
+
+  useEffect(() => {
+    const chipKeyOf = (target: EventTarget | null): NodeKey | null =>
+      editor.getEditorState().read(() => $chipFromTarget(editor, target)?.getKey() ?? null);
+
+    const onClick = (event: MouseEvent) => {
+      const key = chipKeyOf(event.target);
+      if (key !== null) open(key);
+    };
+
+    const onKeyDown = (event: KeyboardEvent) => {
+      const key = chipKeyOf(event.target);
+      if (key === null || event.isComposing) return;
+      const moveCaret = (where: "before" | "after" | "remove") => {
+        editor.update(
+          () => {
+            const node = $getNodeByKey(key);
+            if (!$isComposerCitationNode(node)) return;
+            if (where === "after") {
+              $selectAfterChip(node);
+              return;
+            }
+            node.selectPrevious();
+            if (where === "remove") node.remove();
+          },
+          { discrete: true },
+        );
+        editor.focus();
+      };
+      switch (event.key) {
+        case "Enter":
+        case " ":
+          open(key);
+          break;
+        case "Backspace":
+        case "Delete":
+          moveCaret("remove");
+          break;
+        case "ArrowLeft":
+          moveCaret("before");
+          break;
+        case "ArrowRight":
+        case "Escape":
+          moveCaret("after");
+          break;
+        default:
+          // Tab moves focus natively; shortcuts such as undo still reach Lexical.
+          return;
+      }
+      event.preventDefault();
+      event.stopPropagation();
+    };
+
+    return mergeRegister(
+      editor.registerRootListener((root, previous) => {
+        previous?.removeEventListener("click", onClick);
+        previous?.removeEventListener("keydown", onKeyDown, true);
+        root?.addEventListener("click", onClick);
+        root?.addEventListener("keydown", onKeyDown, true);
+      }),
+      () => {
+        const root = editor.getRootElement();
+        root?.removeEventListener("click", onClick);
+        root?.removeEventListener("keydown", onKeyDown, true);
+      },
+      // A chip removed while its editor is open (undo, send, rebuild) closes the editor.
+      editor.registerMutationListener(
+        ComposerCitationNode,
+        (mutations) => {
+          const current = sessionRef.current;
+          if (current !== null && mutations.get(current.nodeKey) === "destroyed") close();
+        },
+        { skipInitialization: true },
+      ),
+    );
+  }, [close, editor, open]);
+
+  if (session === null) return null;
+  return createPortal(
+    <CitationCommentEditor
+      key={session.id}
+      quote={session.quote}
+      value={value}
+      error={error}
+      sourceRange={session.sourceRange}
+      getChipElement={() => editor.getElementByKey(session.nodeKey)}
+      onChange={(next) => {
+        valueRef.current = next;
+        setValue(next);
+        setError(null);
+      }}
+      onSave={() => save(true)}
+      onCancel={cancel}
+      onDismiss={() => save(false)}
+    />,
+    container ?? document.body,
+  );
+}
