@@ -294,7 +294,7 @@ describe("findAssistantCitationText properties", () => {
   });
 
   it("agrees with a brute-force reference on small alphabets", () => {
-    const small = fc.array(fc.constantFrom("a", "b", " ", "\n"), { maxLength: 40 });
+    const small = fc.array(fc.constantFrom("a", "b", " ", "\n", "\t\u00a0"), { maxLength: 40 });
     const join = (p: string[]) => p.join("");
     fc.assert(
       fc.property(

@@ -87,9 +87,9 @@ class OccurrenceTally {
  * Searches the raw text directly, so the (large) normalized document is never built. The
  * quote's longest space-free token is the anchor: it contains no whitespace, so `indexOf` finds
  * it in the raw text exactly where it appears in the normalized text, and each occurrence of
- * the quote holds exactly one anchor hit. Around each hit the quote and its context are compared
- * unit by unit, a space standing for a whole whitespace run. Only the chosen occurrence's raw
- * offset is converted to a normalized offset.
+ * the quote holds exactly one anchor hit. Around each hit the rest of the quote and its context
+ * are compared in place, a space standing for a whole whitespace run. Only the chosen
+ * occurrence's raw offset is converted to a normalized offset.
  *
  * Returns `null` (the caller then searches the normalized text) when the anchor hits are so
  * frequent that checking them would cost more than a few passes over the text.
