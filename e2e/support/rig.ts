@@ -18,9 +18,12 @@ export const SEEDED_TITLE = `Seeded e2e thread (${SEEDED_TURNS} turns)`;
 /** Repository root (this file lives in e2e/support). */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
-/** Where serve.ts writes {@link RigState} (git-ignored); E2E_STATE_FILE moves it (perf scripts). */
+/**
+ * Where serve.ts writes {@link RigState} (git-ignored). Named after the port, so two rigs on
+ * different ports (E2E_PORT) never share it; E2E_STATE_FILE moves it (perf scripts).
+ */
 export const STATE_FILE = resolve(
-  process.env.E2E_STATE_FILE?.trim() || resolve(REPO_ROOT, "e2e/.state.json"),
+  process.env.E2E_STATE_FILE?.trim() || resolve(REPO_ROOT, `e2e/.state-${E2E_PORT}.json`),
 );
 
 /** What a running rig server tells the specs. */
