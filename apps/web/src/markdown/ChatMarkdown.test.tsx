@@ -70,6 +70,30 @@ describe("ChatMarkdown elements", () => {
   });
 });
 
+describe("ChatMarkdown prompt tokens", () => {
+  it("shows @mentions and $skills in user messages as inline tokens, not in code or links", () => {
+    const text =
+      "Check @src/a.ts, then run $review. Mail me@example.com, not `@code` or [@link](https://x.y).";
+    const root = render(<ChatMarkdown text={text} flavor="user" />).container;
+    const tokens = [...root.querySelectorAll("[data-prompt-token]")].map((el) => [
+      el.getAttribute("data-prompt-token"),
+      el.textContent,
+    ]);
+    expect(tokens).toEqual([
+      ["mention", "@src/a.ts"],
+      ["skill", "$review"],
+    ]);
+    expect(root.textContent).toBe(
+      text.replace("`@code`", "@code").replace("[@link](https://x.y)", "@link"),
+    );
+  });
+
+  it("leaves assistant text untouched", () => {
+    const root = render(<ChatMarkdown text="Try @src/a.ts with $review" />).container;
+    expect(root.querySelector("[data-prompt-token]")).toBeNull();
+  });
+});
+
 describe("ChatMarkdown safety", () => {
   it("shows raw HTML as text and never creates script or img elements", () => {
     const root = renderMarkdown(

@@ -1,18 +1,25 @@
 import { memo, useMemo } from "react";
-import { cachedMarkdownBlock, renderMarkdownBlock } from "./markdownBlockCache.ts";
+import {
+  cachedMarkdownBlock,
+  type MarkdownFlavor,
+  renderMarkdownBlock,
+} from "./markdownBlockCache.ts";
 import { MarkdownSourceContext, type MarkdownSourceValue } from "./markdownSource.ts";
 import { splitMarkdownBlocks } from "./splitMarkdownBlocks.ts";
 
 export { chatMarkdownComponents } from "./chatMarkdownComponents.tsx";
 
-type BlockProps = { source: string; offset: number; cache: boolean };
+type BlockProps = { source: string; offset: number; cache: boolean; flavor: MarkdownFlavor };
 
 /** One top-level block; re-renders only when its own source changes. */
-const MarkdownBlock = memo(function MarkdownBlock({ source, offset, cache }: BlockProps) {
+const MarkdownBlock = memo(function MarkdownBlock({ source, offset, cache, flavor }: BlockProps) {
   const context = useMemo<MarkdownSourceValue>(() => ({ source, offset }), [source, offset]);
   const element = useMemo(
-    () => (cache ? cachedMarkdownBlock(source, offset) : renderMarkdownBlock(source, offset)),
-    [source, offset, cache],
+    () =>
+      cache
+        ? cachedMarkdownBlock(source, offset, flavor)
+        : renderMarkdownBlock(source, offset, flavor),
+    [source, offset, cache, flavor],
   );
   return <MarkdownSourceContext.Provider value={context}>{element}</MarkdownSourceContext.Provider>;
 });
@@ -26,6 +33,8 @@ export type ChatMarkdownProps = {
    * shared parse cache (it changes with every chunk).
    */
   streaming?: boolean;
+  /** "user" also shows `@path` mentions and `$skill` tokens as inline tokens (default "assistant"). */
+  flavor?: MarkdownFlavor;
   className?: string;
 };
 
@@ -38,6 +47,7 @@ export type ChatMarkdownProps = {
 export const ChatMarkdown = memo(function ChatMarkdown({
   text,
   streaming = false,
+  flavor = "assistant",
   className,
 }: ChatMarkdownProps) {
   const blocks = useMemo(() => splitMarkdownBlocks(text), [text]);
@@ -49,6 +59,7 @@ export const ChatMarkdown = memo(function ChatMarkdown({
           source={block.source}
           offset={block.start}
           cache={!streaming || index < blocks.length - 1}
+          flavor={flavor}
         />
       ))}
     </div>

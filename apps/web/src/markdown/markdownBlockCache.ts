@@ -9,16 +9,30 @@ import Markdown, { type Options } from "react-markdown";
 import remarkGfm from "remark-gfm";
 import { chatMarkdownComponents } from "./chatMarkdownComponents.tsx";
 import { rehypeSourceOffsets } from "./rehypeSourceOffsets.ts";
+import { remarkPromptTokens } from "./remarkPromptTokens.ts";
 import { markdownUrlTransform } from "./safeHref.ts";
 import { splitMarkdownBlocks } from "./splitMarkdownBlocks.ts";
 
-const remarkPlugins: Options["remarkPlugins"] = [remarkGfm];
+/**
+ * `assistant`: model output. `user`: a sent prompt, where `@path` mentions and `$skill` tokens
+ * are shown as inline tokens like the composer's chips.
+ */
+export type MarkdownFlavor = "assistant" | "user";
+
+const remarkPlugins: Record<MarkdownFlavor, Options["remarkPlugins"]> = {
+  assistant: [remarkGfm],
+  user: [remarkGfm, remarkPromptTokens],
+};
 
 /** Parses and renders one block (react-markdown's synchronous Markdown uses no hooks). */
-export function renderMarkdownBlock(source: string, offset: number): ReactElement {
+export function renderMarkdownBlock(
+  source: string,
+  offset: number,
+  flavor: MarkdownFlavor,
+): ReactElement {
   return Markdown({
     children: source,
-    remarkPlugins,
+    remarkPlugins: remarkPlugins[flavor],
     rehypePlugins: [[rehypeSourceOffsets, { offset }]],
     components: chatMarkdownComponents,
     urlTransform: markdownUrlTransform,
@@ -31,15 +45,20 @@ export function renderMarkdownBlock(source: string, offset: number): ReactElemen
 const blockCache = new Map<string, ReactElement>();
 const BLOCK_CACHE_LIMIT = 2000;
 
-export function cachedMarkdownBlock(source: string, offset: number): ReactElement {
-  const key = `${offset}\u0000${source}`;
+/** The rendered block from the cache, parsing it on a miss. */
+export function cachedMarkdownBlock(
+  source: string,
+  offset: number,
+  flavor: MarkdownFlavor,
+): ReactElement {
+  const key = `${flavor}\u0000${offset}\u0000${source}`;
   const hit = blockCache.get(key);
   if (hit !== undefined) {
     blockCache.delete(key);
     blockCache.set(key, hit);
     return hit;
   }
-  const element = renderMarkdownBlock(source, offset);
+  const element = renderMarkdownBlock(source, offset, flavor);
   blockCache.set(key, element);
   if (blockCache.size > BLOCK_CACHE_LIMIT) {
     const oldest = blockCache.keys().next().value;
@@ -50,7 +69,7 @@ export function cachedMarkdownBlock(source: string, offset: number): ReactElemen
 
 /** Idle-time budget left unused per slice, so input and animation frames stay responsive. */
 const IDLE_RESERVE_MS = 3;
-const pending: string[] = [];
+const pending: { text: string; flavor: MarkdownFlavor }[] = [];
 let scheduled = false;
 
 type IdleDeadlineLike = { timeRemaining(): number };
@@ -61,8 +80,9 @@ const requestIdle: (callback: (deadline: IdleDeadlineLike) => void) => void =
 
 function work(deadline: IdleDeadlineLike): void {
   while (pending.length > 0 && deadline.timeRemaining() > IDLE_RESERVE_MS) {
-    const text = pending.shift()!;
-    for (const block of splitMarkdownBlocks(text)) cachedMarkdownBlock(block.source, block.start);
+    const { text, flavor } = pending.shift()!;
+    for (const block of splitMarkdownBlocks(text))
+      cachedMarkdownBlock(block.source, block.start, flavor);
   }
   if (pending.length > 0) requestIdle(work);
   else scheduled = false;
@@ -72,8 +92,10 @@ function work(deadline: IdleDeadlineLike): void {
  * Queues finished message texts to be parsed in idle time, first in the order given (pass the
  * ones the reader will reach first). Already cached blocks cost a map lookup.
  */
-export function warmMarkdownCache(texts: readonly string[]): void {
-  for (const text of texts) if (text !== "") pending.push(text);
+export function warmMarkdownCache(
+  items: readonly { text: string; flavor: MarkdownFlavor }[],
+): void {
+  for (const item of items) if (item.text !== "") pending.push(item);
   // Keep the queue bounded: the newest requests matter most.
   if (pending.length > 400) pending.splice(0, pending.length - 400);
   if (!scheduled && pending.length > 0) {

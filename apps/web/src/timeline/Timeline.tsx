@@ -152,12 +152,12 @@ export const Timeline = memo(function Timeline({
   // Parse loaded messages in idle time, nearest to the reader's direction (upwards) first.
   const warmed = useRef(new WeakSet<Message>());
   useEffect(() => {
-    const texts: string[] = [];
+    const texts: { text: string; flavor: Message["role"] }[] = [];
     for (let i = order.length - 1; i >= 0; i--) {
       const message = messagesById.get(order[i]!);
       if (!message || message.status === "streaming" || warmed.current.has(message)) continue;
       warmed.current.add(message);
-      texts.push(message.text);
+      texts.push({ text: message.text, flavor: message.role });
     }
     if (texts.length > 0) warmMarkdownCache(texts);
   }, [order, messagesById]);

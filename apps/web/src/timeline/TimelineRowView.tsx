@@ -47,7 +47,7 @@ const MessageView = memo(function MessageView({
             <span />
           </span>
         ) : (
-          <ChatMarkdown text={message.text} streaming={streaming} />
+          <ChatMarkdown text={message.text} streaming={streaming} flavor={message.role} />
         )}
       </div>
       {message.text !== "" ? (
