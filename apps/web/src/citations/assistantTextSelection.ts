@@ -58,13 +58,16 @@ export type AssistantTextSelectionCapture = {
 
 /** Why a selection cannot be cited. */
 export type AssistantTextSelectionRejectReason =
-  /** No range, a collapsed range, or one that covers no displayed text. */
+  /**
+   * No range, a collapsed range, or one that covers no displayed non-whitespace text (a double
+   * click on a space, a selection of a button label, a selection of whitespace between blocks).
+   */
   | "empty"
   /** An end of the selection is not inside an assistant response. */
   | "outside-response"
   /** The selection spans two or more responses. */
   | "multiple-responses"
-  /** Only whitespace is selected. */
+  /** The selected stream slice is only whitespace (a safety net: narrowing reports most as `empty`). */
   | "blank"
   /** The environment, thread or message id cannot appear in a citation (blank, too long). */
   | "invalid-source";
