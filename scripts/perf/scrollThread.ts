@@ -5,11 +5,17 @@
  * Animation Frame entries (frames over 50 ms with their real duration). At the top it keeps
  * running while the app loads older pages, until the "Beginning of thread" marker shows.
  * Pages loaded are counted from `messages?before=` requests.
+ *
+ * A Chromium trace ("toplevel" category) recorded meanwhile gives every renderer main-thread
+ * task with its wall time (`dur`) and its CPU time (`tdur`). On a busy machine a long wall time
+ * with little CPU time is the renderer waiting for a core, not app work, so the CPU time says
+ * whether the app itself blocks a frame.
  */
 import type { Browser } from "@playwright/test";
 import type { RigState } from "../../e2e/support/rig.ts";
 import { newPerfContext } from "./rig.ts";
 import { percentile } from "./stats.ts";
+import { rendererMainTasks } from "./trace.ts";
 
 /** Result of {@link measureScroll}. */
 export interface ScrollResult {
@@ -18,17 +24,19 @@ export interface ScrollResult {
   over16: number;
   /** Frames over 50 ms by rAF delta. */
   over50: number;
-  /** Frames in which the content height changed (an older page arrived or rows were measured). */
-  contentChangeFrames: number;
-  /** Frames over 50 ms among the others (plain scrolling through loaded rows). */
-  over50Steady: number;
-  longestSteadyFrame: number;
   longestFrame: number;
   p95Frame: number;
   /** Long Animation Frame entries (>= 50 ms) reported by Chromium. */
   longAnimationFrames: number;
   /** Duration of the longest Long Animation Frame entry (0 when there was none). */
   longestAnimationFrame: number;
+  /** Renderer main-thread tasks over 50 ms wall time, and how many of them used over 50 ms CPU. */
+  tasksOver50Wall: number;
+  tasksOver50Cpu: number;
+  /** Largest CPU time of one renderer main-thread task. */
+  longestTaskCpu: number;
+  /** Renderer main-thread CPU time over the whole scroll, in seconds. */
+  rendererCpuSeconds: number;
   pagesLoaded: number;
   seconds: number;
   reachedBeginning: boolean;
@@ -47,6 +55,7 @@ export async function measureScroll(browser: Browser, rig: RigState): Promise<Sc
   await page.goto(`${rig.baseURL}${rig.seededThreadPath}`);
   await page.getByText(`Answer ${rig.seededTurns} looks at`).waitFor();
 
+  await browser.startTracing(page, { categories: ["toplevel"] });
   const result = await page.evaluate(async (step) => {
     const row = document.querySelector("[data-message-id]");
     let scroller: HTMLElement | null = row?.parentElement ?? null;
@@ -73,20 +82,12 @@ export async function measureScroll(browser: Browser, rig: RigState): Promise<Sc
     }
 
     const deltas: number[] = [];
-    // Per frame: did the content height change since the previous frame (a page prepended or
-    // rows measured)? Separates the cost of loading pages from plain scrolling.
-    const changed: boolean[] = [];
-    let lastHeight = el.scrollHeight;
     const started = performance.now();
     const atBeginning = () => (document.body.textContent ?? "").includes("Beginning of thread");
     const reachedBeginning = await new Promise<boolean>((resolve) => {
       let last = -1;
       const frame = (now: number) => {
-        if (last >= 0) {
-          deltas.push(now - last);
-          changed.push(el.scrollHeight !== lastHeight);
-        }
-        lastHeight = el.scrollHeight;
+        if (last >= 0) deltas.push(now - last);
         last = now;
         if (el.scrollTop <= 0 && atBeginning()) return resolve(true);
         if (now - started > 180_000) return resolve(false);
@@ -100,27 +101,27 @@ export async function measureScroll(browser: Browser, rig: RigState): Promise<Sc
     observer.disconnect();
     return {
       deltas,
-      changed,
       longFrames,
       seconds: (performance.now() - started) / 1000,
       reachedBeginning,
     };
   }, SCROLL_STEP_PX);
+  const tasks = rendererMainTasks(await browser.stopTracing());
   await context.close();
 
-  const { deltas, changed } = result;
-  const steady = deltas.filter((_, i) => !changed[i]);
+  const { deltas } = result;
   return {
     frames: deltas.length,
     over16: deltas.filter((d) => d > 16.7).length,
     over50: deltas.filter((d) => d > 50).length,
-    contentChangeFrames: deltas.length - steady.length,
-    over50Steady: steady.filter((d) => d > 50).length,
-    longestSteadyFrame: Math.max(0, ...steady),
     longestFrame: Math.max(...deltas),
     p95Frame: percentile(deltas, 95),
     longAnimationFrames: result.longFrames.length,
     longestAnimationFrame: Math.max(0, ...result.longFrames),
+    tasksOver50Wall: tasks.filter((task) => task.wall > 50).length,
+    tasksOver50Cpu: tasks.filter((task) => task.cpu > 50).length,
+    longestTaskCpu: Math.max(0, ...tasks.map((task) => task.cpu)),
+    rendererCpuSeconds: tasks.reduce((sum, task) => sum + task.cpu, 0) / 1000,
     pagesLoaded,
     seconds: result.seconds,
     reachedBeginning: result.reachedBeginning,

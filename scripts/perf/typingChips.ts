@@ -9,6 +9,7 @@ import type { Browser } from "@playwright/test";
 import type { RigState } from "../../e2e/support/rig.ts";
 import { newPerfContext } from "./rig.ts";
 import { median, percentile } from "./stats.ts";
+import { rendererMainTasks } from "./trace.ts";
 
 /** Result of {@link measureTyping}. */
 export interface TypingResult {
@@ -17,6 +18,9 @@ export interface TypingResult {
   median: number;
   p95: number;
   worst: number;
+  /** Renderer main-thread tasks over 16 ms CPU time while typing (input handling, rendering). */
+  tasksOver16Cpu: number;
+  longestTaskCpu: number;
 }
 
 /** A prompt with `count` chips: alternating `@path` mentions and `$skill` tokens between words. */
@@ -102,6 +106,7 @@ export async function measureTyping(
   await page.evaluate(() => {
     (window as unknown as { __perfKeys: number[] }).__perfKeys.length = 0;
   });
+  await browser.startTracing(page, { categories: ["toplevel"] });
   let done = 0;
   for (const char of text) {
     await page.keyboard.press(char === " " ? "Space" : char);
@@ -114,6 +119,7 @@ export async function measureTyping(
   const samples = await page.evaluate(
     () => (window as unknown as { __perfKeys: number[] }).__perfKeys,
   );
+  const tasks = rendererMainTasks(await browser.stopTracing());
   await context.close();
   return {
     chips: chipsShown,
@@ -121,5 +127,7 @@ export async function measureTyping(
     median: median(samples),
     p95: percentile(samples, 95),
     worst: Math.max(...samples),
+    tasksOver16Cpu: tasks.filter((task) => task.cpu > 16).length,
+    longestTaskCpu: Math.max(0, ...tasks.map((task) => task.cpu)),
   };
 }

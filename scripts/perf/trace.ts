@@ -1,0 +1,33 @@
+/**
+ * Reads a Chromium trace recorded with the "toplevel" category (`browser.startTracing`): the
+ * top-level tasks of the page's renderer main thread with their wall time (`dur`) and CPU time
+ * (`tdur`). On a busy machine a long wall time with little CPU time is the renderer waiting for
+ * a core, not app work.
+ */
+type TraceEvent = {
+  ph: string;
+  name: string;
+  pid: number;
+  tid: number;
+  dur?: number;
+  tdur?: number;
+  args?: { name?: string };
+};
+
+/** Top-level tasks of the page's renderer main thread, wall and CPU time in ms. */
+export function rendererMainTasks(trace: Buffer): { wall: number; cpu: number }[] {
+  const { traceEvents } = JSON.parse(trace.toString("utf8")) as { traceEvents: TraceEvent[] };
+  const mainThreads = new Set(
+    traceEvents
+      .filter((e) => e.ph === "M" && e.name === "thread_name" && e.args?.name === "CrRendererMain")
+      .map((e) => `${e.pid}:${e.tid}`),
+  );
+  return traceEvents
+    .filter(
+      (e) =>
+        e.ph === "X" &&
+        e.name === "ThreadControllerImpl::RunTask" &&
+        mainThreads.has(`${e.pid}:${e.tid}`),
+    )
+    .map((e) => ({ wall: (e.dur ?? 0) / 1000, cpu: (e.tdur ?? 0) / 1000 }));
+}
