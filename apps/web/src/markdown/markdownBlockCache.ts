@@ -45,6 +45,15 @@ export function renderMarkdownBlock(
 const blockCache = new Map<string, ReactElement>();
 const BLOCK_CACHE_LIMIT = 2000;
 
+/** Whether a block is already parsed (for tests and diagnostics; does not touch recency). */
+export function isMarkdownBlockCached(
+  source: string,
+  offset: number,
+  flavor: MarkdownFlavor,
+): boolean {
+  return blockCache.has(`${flavor}\u0000${offset}\u0000${source}`);
+}
+
 /** The rendered block from the cache, parsing it on a miss. */
 export function cachedMarkdownBlock(
   source: string,
@@ -75,16 +84,24 @@ let scheduled = false;
 type IdleDeadlineLike = { timeRemaining(): number };
 const requestIdle: (callback: (deadline: IdleDeadlineLike) => void) => void =
   typeof window !== "undefined" && "requestIdleCallback" in window
-    ? (callback) => window.requestIdleCallback(callback, { timeout: 2000 })
+    ? (callback) => window.requestIdleCallback(callback)
     : (callback) => setTimeout(() => callback({ timeRemaining: () => 8 }), 16);
 
+/** Blocks of the message being warmed, parsed one at a time so no slice runs long. */
+let currentBlocks: { source: string; start: number; flavor: MarkdownFlavor }[] = [];
+
 function work(deadline: IdleDeadlineLike): void {
-  while (pending.length > 0 && deadline.timeRemaining() > IDLE_RESERVE_MS) {
-    const { text, flavor } = pending.shift()!;
-    for (const block of splitMarkdownBlocks(text))
-      cachedMarkdownBlock(block.source, block.start, flavor);
+  while (deadline.timeRemaining() > IDLE_RESERVE_MS) {
+    if (currentBlocks.length === 0) {
+      const next = pending.shift();
+      if (!next) break;
+      currentBlocks = splitMarkdownBlocks(next.text).map((b) => ({ ...b, flavor: next.flavor }));
+      continue;
+    }
+    const block = currentBlocks.shift()!;
+    cachedMarkdownBlock(block.source, block.start, block.flavor);
   }
-  if (pending.length > 0) requestIdle(work);
+  if (pending.length > 0 || currentBlocks.length > 0) requestIdle(work);
   else scheduled = false;
 }
 

@@ -71,6 +71,7 @@ export function useThread(threadId: string): UseThreadResult {
   const olderInFlight = useRef(false);
 
   // Initial load: detail first (its lastEventId is the resume point), then the newest page.
+  // `loadAttempt` is read so that Retry (which bumps it) reruns this effect.
   useEffect(() => {
     void loadAttempt;
     const controller = new AbortController();

@@ -134,7 +134,7 @@ export const Timeline = memo(function Timeline({
   ref,
 }: TimelineProps) {
   const listRef = useRef<LegendListRef>(null);
-  const wrapperRef = useRef<HTMLDivElement>(null);
+  const wrapperRef = useRef<HTMLElement>(null);
   const [expandedTurns, setExpandedTurns] = useState<ReadonlySet<string>>(() => new Set());
   // While a fold toggles, do not let "stick to the end" move the toggle out from under the pointer.
   const [holdPosition, setHoldPosition] = useState(false);
@@ -236,7 +236,7 @@ export const Timeline = memo(function Timeline({
     if (!reachedStart) onLoadOlder();
   }, [reachedStart, onLoadOlder]);
 
-  const onCopy = useCallback((event: ClipboardEvent<HTMLDivElement>) => {
+  const onCopy = useCallback((event: ClipboardEvent<HTMLElement>) => {
     const root = wrapperRef.current;
     if (!root) return;
     const markdown = selectionToMarkdown(window.getSelection(), root, (id) => {
@@ -266,7 +266,13 @@ export const Timeline = memo(function Timeline({
 
   return (
     <TimelineActionsContext.Provider value={actions}>
-      <div className="timeline" ref={wrapperRef} onCopy={onCopy} data-timeline>
+      <section
+        className="timeline"
+        ref={wrapperRef}
+        onCopy={onCopy}
+        aria-label="Messages"
+        data-timeline
+      >
         <LegendList<TimelineRow>
           ref={listRef}
           className="timeline__scroller"
@@ -292,7 +298,7 @@ export const Timeline = memo(function Timeline({
           {...(alwaysRender ? { alwaysRender } : {})}
           {...(dataVersion !== undefined ? { dataVersion } : {})}
         />
-      </div>
+      </section>
     </TimelineActionsContext.Provider>
   );
 });
