@@ -11,7 +11,11 @@
  * Keys pressed on a focused chip are handled here before Lexical sees them (a capture listener
  * on the root), because Lexical would apply them to the caret elsewhere in the text.
  */
-import { withAssistantCitationComment } from "@app/citations";
+import {
+  type AssistantCitation,
+  serializeAssistantCitation,
+  withAssistantCitationComment,
+} from "@app/citations";
 import { useLexicalComposerContext } from "@lexical/react/LexicalComposerContext";
 import {
   $addUpdateTag,
@@ -104,58 +108,81 @@ export function CitationCommentPlugin({
     setError(null);
   }, []);
 
+  /**
+   * Moves focus back into the composer and runs `$update` (which places the caret) in one
+   * discrete update. The root is focused first, so the caret set by the update is the one that
+   * stays (focusing an editing host afterwards may move the DOM selection to its start).
+   */
+  const focusComposer = useCallback(
+    (nodeKey: NodeKey, $update: (node: ComposerCitationNode) => void) => {
+      const node = editor.getEditorState().read(() => $getNodeByKey(nodeKey), { editor: editor });
+      if (!$isComposerCitationNode(node)) return;
+      editor.getRootElement()?.focus({ preventScroll: true });
+      editor.update(
+        () => {
+          const latest = $getNodeByKey(nodeKey);
+          if ($isComposerCitationNode(latest) && latest.isAttached()) $update(latest);
+        },
+        { discrete: true },
+      );
+    },
+    [editor],
+  );
+
   /** Applies the typed comment and closes; false (editor stays open) when it cannot be saved. */
   const save = useCallback(
     (returnFocus: boolean): boolean => {
       const current = sessionRef.current;
       if (current === null) return true;
       const text = valueRef.current;
-      const outcome: { error: string | null; found: boolean } = { error: null, found: false };
-      editor.update(
-        () => {
+      let next: AssistantCitation | null = null;
+      if (text !== current.initial) {
+        const citation = editor.getEditorState().read(() => {
           const node = $getNodeByKey(current.nodeKey);
-          if (!$isComposerCitationNode(node) || !node.isAttached()) return;
-          outcome.found = true;
-          if (text !== current.initial) {
-            try {
-              node.setCitation(withAssistantCitationComment(node.getCitation(), text));
-            } catch (failure) {
-              outcome.error = errorText(failure);
-              return;
-            }
-            $addUpdateTag(HISTORY_PUSH_TAG);
+          return $isComposerCitationNode(node) ? node.getCitation() : null;
+        });
+        if (citation !== null) {
+          next = withAssistantCitationComment(citation, text);
+          try {
+            // Validate before touching the editor: a comment over the limit stays editable.
+            serializeAssistantCitation(next);
+          } catch (failure) {
+            setError(errorText(failure));
+            return false;
           }
-          if (returnFocus) $selectAfterChip(node);
-        },
-        { discrete: true },
-      );
-      if (outcome.error !== null) {
-        setError(outcome.error);
-        return false;
+        }
       }
       close();
-      if (returnFocus && outcome.found) editor.focus();
+      const $apply = (node: ComposerCitationNode) => {
+        if (next !== null) {
+          // Citation and serialized source change together, as their own undo step.
+          node.setCitation(next);
+          $addUpdateTag(HISTORY_PUSH_TAG);
+        }
+        if (returnFocus) $selectAfterChip(node);
+      };
+      if (returnFocus) {
+        focusComposer(current.nodeKey, $apply);
+      } else if (next !== null) {
+        editor.update(
+          () => {
+            const node = $getNodeByKey(current.nodeKey);
+            if ($isComposerCitationNode(node) && node.isAttached()) $apply(node);
+          },
+          { discrete: true },
+        );
+      }
       return true;
     },
-    [close, editor],
+    [close, editor, focusComposer],
   );
 
   const cancel = useCallback(() => {
     const current = sessionRef.current;
     if (current === null) return;
     close();
-    const outcome = { found: false };
-    editor.update(
-      () => {
-        const node = $getNodeByKey(current.nodeKey);
-        if (!$isComposerCitationNode(node) || !node.isAttached()) return;
-        outcome.found = true;
-        $selectAfterChip(node);
-      },
-      { discrete: true },
-    );
-    if (outcome.found) editor.focus();
-  }, [close, editor]);
+    focusComposer(current.nodeKey, $selectAfterChip);
+  }, [close, focusComposer]);
 
   const open = useCallback(
     (nodeKey: NodeKey, sourceRange: Range | null = null): boolean => {
@@ -193,7 +220,9 @@ export function CitationCommentPlugin({
 
   useEffect(() => {
     const chipKeyOf = (target: EventTarget | null): NodeKey | null =>
-      editor.getEditorState().read(() => $chipFromTarget(editor, target)?.getKey() ?? null);
+      editor
+        .getEditorState()
+        .read(() => $chipFromTarget(editor, target)?.getKey() ?? null, { editor });
 
     const onClick = (event: MouseEvent) => {
       const key = chipKeyOf(event.target);
@@ -203,22 +232,15 @@ export function CitationCommentPlugin({
     const onKeyDown = (event: KeyboardEvent) => {
       const key = chipKeyOf(event.target);
       if (key === null || event.isComposing) return;
-      const moveCaret = (where: "before" | "after" | "remove") => {
-        editor.update(
-          () => {
-            const node = $getNodeByKey(key);
-            if (!$isComposerCitationNode(node)) return;
-            if (where === "after") {
-              $selectAfterChip(node);
-              return;
-            }
-            node.selectPrevious();
-            if (where === "remove") node.remove();
-          },
-          { discrete: true },
-        );
-        editor.focus();
-      };
+      const moveCaret = (where: "before" | "after" | "remove") =>
+        focusComposer(key, (node) => {
+          if (where === "after") {
+            $selectAfterChip(node);
+            return;
+          }
+          node.selectPrevious();
+          if (where === "remove") node.remove();
+        });
       switch (event.key) {
         case "Enter":
         case " ":
@@ -265,7 +287,7 @@ export function CitationCommentPlugin({
         { skipInitialization: true },
       ),
     );
-  }, [close, editor, open]);
+  }, [close, editor, focusComposer, open]);
 
   if (session === null) return null;
   return createPortal(
