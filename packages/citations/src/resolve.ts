@@ -128,14 +128,14 @@ function findInRawText(
 
 /*
  * The walks below match a normalized pattern (single spaces, no other whitespace, never two
- * spaces in a row) against the raw text, a space standing for a whole whitespace run. They first try a plain
- * `startsWith`: in the raw text a literal match can only put a single space where a space is,
- * between two non-whitespace units, so it is a real match once a space at the pattern's far
- * edge is widened to its whole run. Otherwise they compare unit by unit. Each returns the raw
- * far end of the match, or the bitwise complement (a negative number) of where it failed.
- * A context side is walked from a quote edge that already took in its whole whitespace run,
- * so a side starting (or ending) with a space next to a quote edge space finds no whitespace
- * there and fails, exactly as in the normalized document.
+ * spaces in a row) against the raw text, a space standing for a whole whitespace run. They first
+ * try a plain `startsWith`: in the raw text a literal match can only put a single space where a
+ * space is, between two non-whitespace units, so it is a real match once a space at the
+ * pattern's far edge is widened to its whole run. Otherwise they compare unit by unit. Each
+ * returns the raw far end of the match, or the bitwise complement (a negative number) of where
+ * it failed. A context side is walked from a quote edge that already took in its whole
+ * whitespace run, so a side starting (or ending) with a space next to a quote edge space finds
+ * no whitespace there and fails, exactly as in the normalized document.
  */
 
 /** Matches all of `pattern` against `raw` starting at `at`; returns the raw end. */
