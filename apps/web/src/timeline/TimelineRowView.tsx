@@ -102,12 +102,18 @@ export const TimelineRowView = memo(function TimelineRowView({ row }: { row: Tim
     case "working":
       return (
         <div className="working" data-row-kind="working" data-turn-id={row.turnId}>
-          <span className="typing" aria-hidden="true">
-            <span />
-            <span />
-            <span />
-          </span>
-          Working…
+          {row.waitingForInput ? (
+            "The assistant is waiting for your answer below."
+          ) : (
+            <>
+              <span className="typing" aria-hidden="true">
+                <span />
+                <span />
+                <span />
+              </span>
+              Working…
+            </>
+          )}
         </div>
       );
   }

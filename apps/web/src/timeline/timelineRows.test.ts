@@ -91,6 +91,13 @@ describe("buildTimelineRows", () => {
       }),
     );
     expect(rows.map((r) => r.key)).toEqual(["p1", "working:a"]);
+    const waiting = buildTimelineRows(
+      input([msg("p1", "a", "user", "prompt", 1), msg("g1", "a", "assistant", "progress", 2)], {
+        turnsById: new Map([["a", turn("a", "waiting_for_input")]]),
+        activeTurnId: "a",
+      }),
+    );
+    expect(waiting.at(-1)).toMatchObject({ kind: "working", waitingForInput: true });
   });
 
   it("reuses unchanged row objects so memoized rows skip rendering", () => {

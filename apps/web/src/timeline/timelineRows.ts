@@ -12,7 +12,7 @@ export type TimelineRow =
   | { kind: "message"; key: string; message: Message; folded: boolean }
   | { kind: "fold"; key: string; turnId: string; count: number; expanded: boolean }
   | { kind: "turn-error"; key: string; turnId: string; error: { code: string; message: string } }
-  | { kind: "working"; key: string; turnId: string };
+  | { kind: "working"; key: string; turnId: string; waitingForInput: boolean };
 
 /** Inputs of {@link buildTimelineRows}. */
 export type TimelineRowsInput = {
@@ -39,7 +39,7 @@ function sameRow(a: TimelineRow, b: TimelineRow): boolean {
         a.error.code === b.error.code
       );
     case "working":
-      return b.kind === "working";
+      return b.kind === "working" && a.waitingForInput === b.waitingForInput;
   }
 }
 
@@ -128,8 +128,10 @@ function emitTurn(
   if (turn?.error && !hasErrorMessage) {
     push({ kind: "turn-error", key: `turn-error:${turnId}`, turnId, error: turn.error });
   }
-  if (active && !hasAssistant && turn?.status === "running") {
-    push({ kind: "working", key: `working:${turnId}`, turnId });
+  if (active && turn?.status === "waiting_for_input") {
+    push({ kind: "working", key: `working:${turnId}`, turnId, waitingForInput: true });
+  } else if (active && !hasAssistant && turn?.status === "running") {
+    push({ kind: "working", key: `working:${turnId}`, turnId, waitingForInput: false });
   }
 }
 
