@@ -489,6 +489,69 @@ describe("source range", () => {
     element.remove();
   });
 
+  it("moves beside the chip and drops the highlight when the row re-renders while open", async () => {
+    const registry = stubHighlights();
+    const rect = { left: 40, top: 100, right: 300, bottom: 120, width: 260, height: 20 };
+    Range.prototype.getBoundingClientRect = () => ({ ...rect, x: 40, y: 100, toJSON: () => rect });
+    const { range, element } = sourceText();
+    const { editor, handle } = setup();
+    setPrompt(editor, "");
+    act(() => handle.current?.insertCitation(quote, { sourceRange: range }));
+    const dialog = screen.getByRole("dialog", { name: "Edit quote comment" });
+    expect(dialog).toHaveAttribute("data-anchor", "source");
+    expect(registry.has(ASSISTANT_CITATION_EDITING_HIGHLIGHT)).toBe(true);
+    element.textContent = "re-rendered";
+    await waitFor(() => expect(dialog).toHaveAttribute("data-anchor", "chip"));
+    expect(registry.has(ASSISTANT_CITATION_EDITING_HIGHLIGHT)).toBe(false);
+    expect(commentBox()).toHaveFocus();
+    element.remove();
+  });
+
+  it("uses repairSourceRange to follow re-rendered source text", () => {
+    const registry = stubHighlights();
+    const rect = { left: 40, top: 100, right: 300, bottom: 120, width: 260, height: 20 };
+    Range.prototype.getBoundingClientRect = () => ({ ...rect, x: 40, y: 100, toJSON: () => rect });
+    const stale = sourceText();
+    stale.element.textContent = "gone";
+    const fresh = sourceText();
+    const repairSourceRange = vi.fn(() => fresh.range);
+    const { editor, handle } = setup();
+    setPrompt(editor, "");
+    act(() =>
+      handle.current?.insertCitation(quote, { sourceRange: stale.range, repairSourceRange }),
+    );
+    expect(repairSourceRange).toHaveBeenCalled();
+    expect(screen.getByRole("dialog", { name: "Edit quote comment" })).toHaveAttribute(
+      "data-anchor",
+      "source",
+    );
+    const painted = registry.get(ASSISTANT_CITATION_EDITING_HIGHLIGHT) as { ranges: Range[] };
+    expect(painted.ranges[0]?.startContainer).toBe(fresh.element.firstChild);
+    stale.element.remove();
+    fresh.element.remove();
+  });
+
+  it("falls back to the chip when repairSourceRange throws", () => {
+    stubHighlights();
+    const { range, element } = sourceText();
+    element.textContent = "gone";
+    const { editor, handle } = setup();
+    setPrompt(editor, "");
+    act(() =>
+      handle.current?.insertCitation(quote, {
+        sourceRange: range,
+        repairSourceRange: () => {
+          throw new Error("no such message");
+        },
+      }),
+    );
+    expect(screen.getByRole("dialog", { name: "Edit quote comment" })).toHaveAttribute(
+      "data-anchor",
+      "chip",
+    );
+    element.remove();
+  });
+
   it("opens without a highlight where the Highlight API is missing", () => {
     const { range, element } = sourceText();
     const { editor, handle } = setup();

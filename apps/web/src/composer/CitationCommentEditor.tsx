@@ -17,6 +17,16 @@ import {
 /** The accessible name of the comment textbox (DESIGN.md section 6). */
 export const COMMENT_ON_QUOTE_LABEL = "Comment on quote";
 
+/** The cited text in the response: a live DOM range, and optionally a way to find it again. */
+export type CitationSourceLink = {
+  range: Range;
+  /**
+   * Called when the range went stale (its row re-rendered): returns a fresh range for the same
+   * text, or null. Errors count as null.
+   */
+  repair?(): Range | null;
+};
+
 /** Props of {@link CitationCommentEditor}. */
 export type CitationCommentEditorProps = {
   /** The full quoted text, shown above the textbox for context. */
@@ -24,8 +34,8 @@ export type CitationCommentEditorProps = {
   value: string;
   /** Why the last save failed (shown, and the editor stays open), or null. */
   error: string | null;
-  /** Live DOM range of the cited text in the response, if the request carried one. */
-  sourceRange: Range | null;
+  /** The cited text in the response, if the request carried it. */
+  source: CitationSourceLink | null;
   /** The chip's element, the fallback anchor. */
   getChipElement(): HTMLElement | null;
   onChange(value: string): void;
@@ -37,16 +47,21 @@ export type CitationCommentEditorProps = {
   onDismiss(): void;
 };
 
-type Layout = { x: number; y: number; anchor: "source" | "chip" | "none"; sourceLive: boolean };
+/** Where the popover is, what it is beside, and the live source range to highlight (if any). */
+type Layout = { x: number; y: number; anchor: "source" | "chip" | "none"; range: Range | null };
 
 function sameLayout(a: Layout | null, b: Layout): boolean {
-  return (
-    a !== null &&
-    a.x === b.x &&
-    a.y === b.y &&
-    a.anchor === b.anchor &&
-    a.sourceLive === b.sourceLive
-  );
+  return a !== null && a.x === b.x && a.y === b.y && a.anchor === b.anchor && a.range === b.range;
+}
+
+/** A fresh live range from `repair`, or null (a throwing repair counts as none). */
+function repaired(source: CitationSourceLink | null): Range | null {
+  try {
+    const range = source?.repair?.() ?? null;
+    return range !== null && isLiveSourceRange(range) ? range.cloneRange() : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Where to anchor: the live source text when it can be measured, else the chip. */
@@ -63,32 +78,39 @@ function anchorFor(
 
 /** The popover; see the module doc. */
 export function CitationCommentEditor(props: CitationCommentEditorProps): JSX.Element {
-  const { quote, value, error, sourceRange, onChange, onSave, onCancel } = props;
+  const { quote, value, error, source, onChange, onSave, onCancel } = props;
   const latest = useRef(props);
   latest.current = props;
   const rootRef = useRef<HTMLDivElement | null>(null);
+  // The current source range: the request's, or a repaired one once that went stale.
+  const rangeRef = useRef<Range | null>(source?.range ?? null);
   const textareaRef = useRef<HTMLTextAreaElement | null>(null);
   const [layout, setLayout] = useState<Layout | null>(null);
   const hintId = useId();
   const errorId = useId();
 
-  // Position before paint, and again when anything scrolls or the window resizes (the source
-  // row may scroll away or re-render, which switches the anchor to the chip).
+  // Position before paint, and again when anything scrolls, the window resizes or the page
+  // changes while there is source text (its row may scroll away or re-render: the range is
+  // repaired if possible, else the editor moves beside the chip).
   useLayoutEffect(() => {
     let frame = 0;
     const place = () => {
       frame = 0;
       const element = rootRef.current;
       if (element === null) return;
-      const { sourceRange: range, getChipElement } = latest.current;
-      const { rect, anchor, sourceLive } = anchorFor(range, getChipElement());
+      let range = rangeRef.current;
+      if (range !== null && !isLiveSourceRange(range)) {
+        range = repaired(latest.current.source) ?? range;
+        rangeRef.current = range;
+      }
+      const { rect, anchor, sourceLive } = anchorFor(range, latest.current.getChipElement());
       const box = element.getBoundingClientRect();
       const { x, y } = placeCitationCommentEditor(
         rect,
         { width: box.width, height: box.height },
         { width: window.innerWidth, height: window.innerHeight },
       );
-      const next: Layout = { x, y, anchor, sourceLive };
+      const next: Layout = { x, y, anchor, range: sourceLive ? range : null };
       setLayout((current) => (sameLayout(current, next) ? current : next));
     };
     const schedule = () => {
@@ -97,7 +119,11 @@ export function CitationCommentEditor(props: CitationCommentEditorProps): JSX.El
     place();
     window.addEventListener("resize", schedule);
     window.addEventListener("scroll", schedule, { capture: true, passive: true });
+    // Only while there is source text to follow; at most one re-placement per frame.
+    const observer = rangeRef.current !== null ? new MutationObserver(schedule) : null;
+    observer?.observe(document.body, { childList: true, subtree: true, characterData: true });
     return () => {
+      observer?.disconnect();
       if (frame !== 0) cancelAnimationFrame(frame);
       window.removeEventListener("resize", schedule);
       window.removeEventListener("scroll", schedule, { capture: true });
@@ -105,11 +131,11 @@ export function CitationCommentEditor(props: CitationCommentEditorProps): JSX.El
   }, []);
 
   // The editing highlight lives exactly as long as the editor is open on live source text.
-  const sourceLive = layout?.sourceLive === true;
+  const highlighted = layout?.range ?? null;
   useEffect(() => {
-    if (!sourceLive || sourceRange === null) return;
-    return paintCitationEditingHighlight(sourceRange);
-  }, [sourceLive, sourceRange]);
+    if (highlighted === null) return;
+    return paintCitationEditingHighlight(highlighted);
+  }, [highlighted]);
 
   useEffect(() => {
     const textarea = textareaRef.current;

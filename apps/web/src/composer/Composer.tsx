@@ -97,6 +97,12 @@ export type InsertCitationOptions = {
    * detached (the row re-rendered) falls back to positioning beside the chip.
    */
   sourceRange?: Range;
+  /**
+   * Finds the cited text again when `sourceRange` went stale while the editor is open (e.g.
+   * `resolveAssistantCitationRange` on the re-rendered message body); null when it cannot.
+   * Without it, a stale range falls back to the chip.
+   */
+  repairSourceRange?(): Range | null;
 };
 
 /** Imperative handle of the composer. */
@@ -534,7 +540,12 @@ function ThreadComposer({
         // The one-shot request: only this insertion opens the comment editor.
         const opened =
           inserted.key !== null &&
-          commentEditorRef.current?.open(inserted.key, opts?.sourceRange ?? null) === true;
+          commentEditorRef.current?.open(
+            inserted.key,
+            opts?.sourceRange !== undefined
+              ? { range: opts.sourceRange, repair: opts.repairSourceRange }
+              : null,
+          ) === true;
         if (!opened) editor.focus();
       },
     }),

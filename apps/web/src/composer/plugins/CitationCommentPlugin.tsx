@@ -29,17 +29,17 @@ import {
 } from "lexical";
 import { type JSX, useCallback, useEffect, useRef, useState } from "react";
 import { createPortal } from "react-dom";
-import { CitationCommentEditor } from "../CitationCommentEditor.tsx";
+import { CitationCommentEditor, type CitationSourceLink } from "../CitationCommentEditor.tsx";
 import { $isComposerCitationNode, ComposerCitationNode } from "../nodes/ComposerCitationNode.tsx";
 
 /** Imperative side of the plugin, used by the composer handle. */
 export type CitationCommentController = {
   /**
    * Opens the comment editor for the citation chip `nodeKey` (a one-shot request: nothing is
-   * remembered afterwards). `sourceRange` is the live DOM range of the cited text, used only to
+   * remembered afterwards). `source` carries the live DOM range of the cited text, used only to
    * position the editor and paint the editing highlight. Returns false when there is no such chip.
    */
-  open(nodeKey: NodeKey, sourceRange?: Range | null): boolean;
+  open(nodeKey: NodeKey, source?: CitationSourceLink | null): boolean;
   /** Saves and closes an open editor without moving focus (call before rebuilding the prompt). */
   commit(): void;
 };
@@ -57,7 +57,7 @@ type Session = {
   quote: string;
   /** The textarea's starting text; saving it unchanged is a no-op. */
   initial: string;
-  sourceRange: Range | null;
+  source: CitationSourceLink | null;
 };
 
 const CHIP_SELECTOR = "[data-composer-citation-chip]";
@@ -185,7 +185,7 @@ export function CitationCommentPlugin({
   }, [close, focusComposer]);
 
   const open = useCallback(
-    (nodeKey: NodeKey, sourceRange: Range | null = null): boolean => {
+    (nodeKey: NodeKey, source: CitationSourceLink | null = null): boolean => {
       if (sessionRef.current !== null) save(false);
       const chip = editor.getEditorState().read(() => {
         const node = $getNodeByKey(nodeKey);
@@ -199,7 +199,7 @@ export function CitationCommentPlugin({
         quote: chip.text,
         initial,
         // A private copy: the caller's range (often the selection's own) may change later.
-        sourceRange: sourceRange?.cloneRange() ?? null,
+        source: source === null ? null : { ...source, range: source.range.cloneRange() },
       };
       sessionRef.current = next;
       valueRef.current = initial;
@@ -296,7 +296,7 @@ export function CitationCommentPlugin({
       quote={session.quote}
       value={value}
       error={error}
-      sourceRange={session.sourceRange}
+      source={session.source}
       getChipElement={() => editor.getElementByKey(session.nodeKey)}
       onChange={(next) => {
         valueRef.current = next;
