@@ -115,7 +115,7 @@ export function CitationCommentPlugin({
    */
   const focusComposer = useCallback(
     (nodeKey: NodeKey, $update: (node: ComposerCitationNode) => void) => {
-      const node = editor.getEditorState().read(() => $getNodeByKey(nodeKey), { editor: editor });
+      const node = editor.getEditorState().read(() => $getNodeByKey(nodeKey), { editor });
       if (!$isComposerCitationNode(node)) return;
       editor.getRootElement()?.focus({ preventScroll: true });
       editor.update(
