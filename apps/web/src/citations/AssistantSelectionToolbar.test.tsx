@@ -144,7 +144,16 @@ describe("placeSelectionToolbar", () => {
 });
 
 /** A surface with two responses and some text outside them, plus the hook's toolbar. */
-function Harness({ onCite, threadId = "thread-1" }: { onCite: () => void; threadId?: string }) {
+function Harness({
+  onCite,
+  threadId = "thread-1",
+  loaded = true,
+}: {
+  onCite: () => void;
+  threadId?: string;
+  /** False renders a placeholder instead of the surface, as while a thread loads. */
+  loaded?: boolean;
+}) {
   const surfaceRef = useRef<HTMLDivElement>(null);
   const toolbar = useAssistantSelectionToolbar({
     surfaceRef,
@@ -152,6 +161,7 @@ function Harness({ onCite, threadId = "thread-1" }: { onCite: () => void; thread
     threadId,
     onCite,
   });
+  if (!loaded) return <p>Loading…</p>;
   return (
     <>
       <div ref={surfaceRef} data-testid="surface">
@@ -236,5 +246,16 @@ describe("useAssistantSelectionToolbar", () => {
     expect(screen.getByRole("toolbar")).toBeInTheDocument();
     rerender(<Harness onCite={() => {}} threadId="thread-2" />);
     expect(screen.queryByRole("toolbar")).toBeNull();
+  });
+
+  it("picks up a surface that mounts after the first render", () => {
+    const onCite = vi.fn();
+    const { rerender } = render(<Harness onCite={onCite} loaded={false} />);
+    rerender(<Harness onCite={onCite} />);
+    const alpha = textOf("Alpha beta gamma.");
+    selectAndRelease(alpha, 0, alpha, 5);
+    act(() => vi.advanceTimersByTime(500));
+    fireEvent.click(screen.getByRole("button", { name: "Cite in composer" }));
+    expect(onCite.mock.calls[0]![0]).toMatchObject({ messageId: "m1", text: "Alpha" });
   });
 });
