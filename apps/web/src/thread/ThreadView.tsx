@@ -1,5 +1,5 @@
 import { Link } from "@tanstack/react-router";
-import { lazy, memo, Suspense, useCallback, useRef } from "react";
+import { lazy, memo, Suspense, useCallback, useEffect, useRef } from "react";
 import { Timeline, type TimelineHandle } from "../timeline/Timeline.tsx";
 import { useThread } from "./useThread.ts";
 
@@ -29,6 +29,13 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
   );
 
   const title = state.thread?.title ?? (load.status === "loading" ? "Loading…" : "Thread");
+  useEffect(() => {
+    document.title = `${title} · Chat`;
+    return () => {
+      document.title = "Chat";
+    };
+  }, [title]);
+
   const wrongEnvironment = state.thread !== null && state.thread.environmentId !== environmentId;
 
   return (
