@@ -1,5 +1,5 @@
 import type { Message } from "@app/protocol";
-import { act, render, screen, waitFor } from "@testing-library/react";
+import { act, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { createRef } from "react";
 import { beforeEach, describe, expect, it, vi } from "vitest";
@@ -122,5 +122,29 @@ describe("Timeline", () => {
     });
     expect(container.querySelector('[data-message-id="g1"]')).not.toBeNull();
     await expect(ref.current!.scrollToMessage("nope")).resolves.toBe(false);
+  });
+
+  it("puts the Markdown source of whole selected blocks on the clipboard", async () => {
+    const { container } = renderTimeline();
+    const prompt = await waitFor(() => {
+      const el = container.querySelector('[data-message-id="p1"] p');
+      if (!el) throw new Error("row not rendered yet");
+      return el;
+    });
+    const range = document.createRange();
+    range.selectNodeContents(prompt);
+    window.getSelection()!.removeAllRanges();
+    window.getSelection()!.addRange(range);
+    const setData = vi.fn();
+    fireEvent.copy(prompt, { clipboardData: { setData } });
+    expect(setData).toHaveBeenCalledWith("text/plain", "First **question**");
+
+    // Inside one text run the browser's own plain-text copy is kept.
+    const text = prompt.querySelector("strong")!.firstChild!;
+    range.setStart(text, 1);
+    range.setEnd(text, 4);
+    setData.mockClear();
+    fireEvent.copy(prompt, { clipboardData: { setData } });
+    expect(setData).not.toHaveBeenCalled();
   });
 });
