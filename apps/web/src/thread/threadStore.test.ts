@@ -140,6 +140,14 @@ describe("threadReducer", () => {
     expect(state.staleMessageIds.size).toBe(0);
   });
 
+  it("marks an unknown message stale on a delta so it gets fetched", () => {
+    const state = run(loaded(), [
+      event(11, { type: "message.delta", messageId: "m9", offset: 0, delta: "x" }),
+    ]);
+    expect(state.staleMessageIds.has("m9")).toBe(true);
+    expect(state.order).toEqual([]);
+  });
+
   it("keeps a completed message when a stale streaming copy arrives later", () => {
     const state = run(loaded(), [
       { type: "page.loaded", page: page([message(2, { text: "done" })], null), position: "newest" },

@@ -125,7 +125,8 @@ function applyEvent(state: ThreadState, event: ServerEvent): ThreadState {
 /**
  * Appends a streamed chunk. `offset` is the length of the text before the chunk, so a chunk
  * already covered by the known text is dropped, an overlapping one contributes only its tail,
- * and one past the end (a gap) marks the message stale instead of corrupting it.
+ * and one past the end (a gap), or for an unknown message, marks the message stale (the hook
+ * refetches it) instead of corrupting it.
  */
 function applyDelta(
   state: ThreadState,
@@ -134,19 +135,23 @@ function applyDelta(
   delta: string,
 ): ThreadState {
   const message = state.messagesById.get(messageId);
-  if (message?.status !== "streaming") return state;
+  // A chunk for a message we never saw created (e.g. its event predates a restarted stream): fetch it.
+  if (message === undefined) return markStale(state, messageId);
+  if (message.status !== "streaming") return state;
   const known = message.text.length;
   if (offset + delta.length <= known) return state;
-  if (offset > known) {
-    if (state.staleMessageIds.has(messageId)) return state;
-    const stale = new Set(state.staleMessageIds);
-    stale.add(messageId);
-    return { ...state, staleMessageIds: stale };
-  }
+  if (offset > known) return markStale(state, messageId);
   const text = message.text + delta.slice(known - offset);
   const messagesById = new Map(state.messagesById);
   messagesById.set(messageId, { ...message, text });
   return { ...state, messagesById };
+}
+
+function markStale(state: ThreadState, messageId: string): ThreadState {
+  if (state.staleMessageIds.has(messageId)) return state;
+  const stale = new Set(state.staleMessageIds);
+  stale.add(messageId);
+  return { ...state, staleMessageIds: stale };
 }
 
 /** Which of two versions of a message to keep: a finished one beats a streaming one, longer text beats shorter. */
