@@ -166,6 +166,23 @@ describe("comment editor opening", () => {
     expect(commentBox()).toBeNull();
   });
 
+  it("focuses the textbox only once the editor is placed (hidden elements cannot take focus)", () => {
+    const visibilityAtFocus: string[] = [];
+    const focus = HTMLTextAreaElement.prototype.focus;
+    vi.spyOn(HTMLTextAreaElement.prototype, "focus").mockImplementation(function (
+      this: HTMLTextAreaElement,
+      options?: FocusOptions,
+    ) {
+      visibilityAtFocus.push(this.closest<HTMLElement>("[role='dialog']")?.style.visibility ?? "");
+      focus.call(this, options);
+    });
+    const { editor, handle } = setup();
+    setPrompt(editor, "");
+    act(() => handle.current?.insertCitation(quote));
+    expect(visibilityAtFocus).toEqual([""]);
+    expect(commentBox()).toHaveFocus();
+  });
+
   it("does not open for a pasted citation", async () => {
     const { editor, textbox } = setup();
     setPrompt(editor, "x ");

@@ -137,12 +137,16 @@ export function CitationCommentEditor(props: CitationCommentEditorProps): JSX.El
     return paintCitationEditingHighlight(highlighted);
   }, [highlighted]);
 
+  // Focus once placed: a `visibility: hidden` element cannot take focus.
+  const placed = layout !== null;
+  const focusedOnce = useRef(false);
   useEffect(() => {
     const textarea = textareaRef.current;
-    if (textarea === null) return;
+    if (!placed || textarea === null || focusedOnce.current) return;
+    focusedOnce.current = true;
     textarea.focus({ preventScroll: true });
     textarea.setSelectionRange(textarea.value.length, textarea.value.length);
-  }, []);
+  }, [placed]);
 
   // Pressing anywhere else keeps the typed comment and closes the editor.
   useEffect(() => {
