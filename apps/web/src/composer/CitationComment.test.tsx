@@ -378,6 +378,24 @@ describe("comment editor saving", () => {
     );
   });
 
+  it("saves the edited link in the draft, and a remount restores it without opening the editor", async () => {
+    const user = userEvent.setup();
+    const first = setup();
+    setPrompt(first.editor, `draft ${link}`);
+    fireEvent.click(chipFace(first.textbox));
+    await user.type(commentBox()!, "persisted{Enter}");
+    const saved = `draft ${serializeAssistantCitation({ ...quote, comment: "persisted" })}`;
+    act(() => {
+      window.dispatchEvent(new Event("pagehide"));
+    });
+    expect(localStorage.getItem(draftKey("thread-a"))).toBe(saved);
+    first.unmount();
+    const second = setup();
+    expect(readPrompt(second.editor)).toBe(saved);
+    expect(chipFace(second.textbox)).toHaveTextContent("persisted");
+    expect(commentBox()).toBeNull();
+  });
+
   it("shows why a comment cannot be saved and stays open", async () => {
     const { editor, textbox } = setup();
     setPrompt(editor, link);
