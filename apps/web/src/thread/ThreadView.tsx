@@ -1,5 +1,12 @@
+import type { AssistantCitation } from "@app/citations";
 import { Link } from "@tanstack/react-router";
 import { lazy, memo, Suspense, useCallback, useEffect, useRef } from "react";
+import {
+  type AssistantTextSelectionCapture,
+  resolveAssistantCitationRange,
+} from "../citations/assistantTextSelection.ts";
+import { useAssistantSelectionToolbar } from "../citations/useAssistantSelectionToolbar.tsx";
+import type { ComposerHandle } from "../composer/Composer.tsx";
 import { Timeline, type TimelineHandle } from "../timeline/Timeline.tsx";
 import { useThread } from "./useThread.ts";
 
@@ -18,6 +25,26 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
   const { state, load, connection } = thread;
   const timelineRef = useRef<TimelineHandle>(null);
   const { send } = thread;
+  const surfaceRef = useRef<HTMLDivElement>(null);
+  const composerRef = useRef<ComposerHandle>(null);
+
+  // Cite in composer: the link goes in at the last composer cursor and the comment editor opens
+  // once beside the cited text (the range is transient, never part of the citation).
+  const onCite = useCallback(
+    (citation: AssistantCitation, capture: AssistantTextSelectionCapture) => {
+      composerRef.current?.insertCitation(citation, {
+        sourceRange: capture.range,
+        repairSourceRange: () => repairCitationRange(citation),
+      });
+    },
+    [],
+  );
+  const selectionToolbar = useAssistantSelectionToolbar({
+    surfaceRef,
+    environmentId,
+    threadId,
+    onCite,
+  });
 
   const onSend = useCallback(
     async (prompt: string) => {
@@ -64,7 +91,7 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
         </div>
       ) : null}
 
-      <div className="thread-view__body">
+      <div className="thread-view__body" ref={surfaceRef}>
         {load.status === "error" ? (
           <div className="thread-view__center">
             <div className="notice notice--error" role="alert">
@@ -103,6 +130,7 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
         ) : (
           <Suspense fallback={<div className="composer-placeholder-box" aria-hidden="true" />}>
             <StableComposer
+              ref={composerRef}
               threadId={threadId}
               pendingUserInput={state.pendingUserInput}
               onSend={onSend}
@@ -111,6 +139,17 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
           </Suspense>
         )}
       </div>
+      {selectionToolbar}
     </section>
   );
+}
+
+/** Finds a citation's text again in its (re-rendered) message body, or null. */
+function repairCitationRange(citation: AssistantCitation): Range | null {
+  const body = document.querySelector(
+    `[data-assistant-citation-source="${CSS.escape(citation.messageId)}"]`,
+  );
+  if (!body) return null;
+  const resolved = resolveAssistantCitationRange(body, citation);
+  return resolved.status === "found" ? resolved.range : null;
 }
