@@ -14,7 +14,6 @@ import {
 } from "@app/citations";
 import {
   $applyNodeReplacement,
-  DecoratorNode,
   type LexicalNode,
   type NodeKey,
   type SerializedLexicalNode,
@@ -22,6 +21,7 @@ import {
 } from "lexical";
 import type { JSX } from "react";
 import { ComposerChip } from "./ComposerChip.tsx";
+import { InlineChipNode } from "./InlineChipNode.ts";
 
 /** JSON form of a {@link ComposerCitationNode}: just the serialized link. */
 export type SerializedComposerCitationNode = Spread<{ source: string }, SerializedLexicalNode>;
@@ -39,7 +39,7 @@ function parseWholeLink(source: string): AssistantCitation {
 }
 
 /** A citation chip; DOM host carries `data-composer-citation-chip`. */
-export class ComposerCitationNode extends DecoratorNode<JSX.Element> {
+export class ComposerCitationNode extends InlineChipNode {
   __source: string;
   __citation: AssistantCitation;
   /**
@@ -108,26 +108,8 @@ export class ComposerCitationNode extends DecoratorNode<JSX.Element> {
     return writable;
   }
 
-  override createDOM(): HTMLElement {
-    const span = document.createElement("span");
-    span.setAttribute("data-composer-citation-chip", "");
-    span.className = "composer-chip-host";
-    // Lexical also sets the contentEditable property; the attribute keeps it visible to tests and CSS.
-    span.setAttribute("contenteditable", "false");
-    return span;
-  }
-
-  override updateDOM(): boolean {
-    return false;
-  }
-
-  override isInline(): boolean {
-    return true;
-  }
-
-  /** Arrow keys step over the chip instead of selecting it, like one character. */
-  override isKeyboardSelectable(): boolean {
-    return false;
+  protected override chipAttribute(): readonly [string, string] {
+    return ["data-composer-citation-chip", ""];
   }
 
   override getTextContent(): string {

@@ -4,7 +4,6 @@
  */
 import {
   $applyNodeReplacement,
-  DecoratorNode,
   type LexicalNode,
   type NodeKey,
   type SerializedLexicalNode,
@@ -12,12 +11,13 @@ import {
 } from "lexical";
 import type { JSX } from "react";
 import { ComposerChip } from "./ComposerChip.tsx";
+import { InlineChipNode } from "./InlineChipNode.ts";
 
 /** JSON form of a {@link MentionNode}. */
 export type SerializedMentionNode = Spread<{ path: string }, SerializedLexicalNode>;
 
 /** A file mention chip; DOM host carries `data-composer-mention-chip="<path>"`. */
-export class MentionNode extends DecoratorNode<JSX.Element> {
+export class MentionNode extends InlineChipNode {
   __path: string;
 
   static override getType(): string {
@@ -46,26 +46,8 @@ export class MentionNode extends DecoratorNode<JSX.Element> {
     return this.getLatest().__path;
   }
 
-  override createDOM(): HTMLElement {
-    const span = document.createElement("span");
-    span.setAttribute("data-composer-mention-chip", this.__path);
-    span.className = "composer-chip-host";
-    // Lexical also sets the contentEditable property; the attribute keeps it visible to tests and CSS.
-    span.setAttribute("contenteditable", "false");
-    return span;
-  }
-
-  override updateDOM(): boolean {
-    return false;
-  }
-
-  override isInline(): boolean {
-    return true;
-  }
-
-  /** Arrow keys step over the chip instead of selecting it, like one character. */
-  override isKeyboardSelectable(): boolean {
-    return false;
+  protected override chipAttribute(): readonly [string, string] {
+    return ["data-composer-mention-chip", this.__path];
   }
 
   override getTextContent(): string {

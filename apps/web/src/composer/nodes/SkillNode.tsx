@@ -3,7 +3,6 @@
  */
 import {
   $applyNodeReplacement,
-  DecoratorNode,
   type LexicalNode,
   type NodeKey,
   type SerializedLexicalNode,
@@ -11,12 +10,13 @@ import {
 } from "lexical";
 import type { JSX } from "react";
 import { ComposerChip } from "./ComposerChip.tsx";
+import { InlineChipNode } from "./InlineChipNode.ts";
 
 /** JSON form of a {@link SkillNode}. */
 export type SerializedSkillNode = Spread<{ name: string }, SerializedLexicalNode>;
 
 /** A skill chip; DOM host carries `data-composer-skill-chip="<name>"`. */
-export class SkillNode extends DecoratorNode<JSX.Element> {
+export class SkillNode extends InlineChipNode {
   __name: string;
 
   static override getType(): string {
@@ -45,26 +45,8 @@ export class SkillNode extends DecoratorNode<JSX.Element> {
     return this.getLatest().__name;
   }
 
-  override createDOM(): HTMLElement {
-    const span = document.createElement("span");
-    span.setAttribute("data-composer-skill-chip", this.__name);
-    span.className = "composer-chip-host";
-    // Lexical also sets the contentEditable property; the attribute keeps it visible to tests and CSS.
-    span.setAttribute("contenteditable", "false");
-    return span;
-  }
-
-  override updateDOM(): boolean {
-    return false;
-  }
-
-  override isInline(): boolean {
-    return true;
-  }
-
-  /** Arrow keys step over the chip instead of selecting it, like one character. */
-  override isKeyboardSelectable(): boolean {
-    return false;
+  protected override chipAttribute(): readonly [string, string] {
+    return ["data-composer-skill-chip", this.__name];
   }
 
   override getTextContent(): string {
