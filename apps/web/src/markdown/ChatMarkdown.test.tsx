@@ -1,4 +1,8 @@
-import { formatAssistantCitationHref, serializeAssistantCitation } from "@app/citations";
+import {
+  formatAssistantCitationHash,
+  formatAssistantCitationHref,
+  serializeAssistantCitation,
+} from "@app/citations";
 import { cleanup, render, screen, within } from "@testing-library/react";
 import fc from "fast-check";
 import Markdown from "react-markdown";
@@ -124,27 +128,40 @@ describe("ChatMarkdown safety", () => {
     expect(root.textContent).toContain("Image: bad");
   });
 
-  it("renders a valid citation link as a non-interactive Assistant quote label", () => {
-    const root = renderMarkdown(`Look: ${serializeAssistantCitation(citation)} please`);
-    expect(root.querySelector("a")).toBeNull();
-    const label = root.querySelector(".citation-label")!;
-    expect(label.textContent).toBe("Assistant quotethe quoted sentence");
-    expect(label.getAttribute("data-assistant-citation-href")).toBe(
-      formatAssistantCitationHref(citation),
+  it("renders a valid citation link in a user message as a chip linking to its source", () => {
+    const link = serializeAssistantCitation(citation);
+    const root = render(
+      <ChatMarkdown text={`Look: ${link} please`} flavor="user" />,
+    ).container.querySelector(".chat-markdown")!;
+    const chip = screen.getByRole("link", { name: "Assistant quote: the quoted sentence" });
+    expect(chip).toHaveAttribute("data-assistant-citation-chip");
+    expect(chip.getAttribute("href")).toBe(
+      `/env-1/thread-1${formatAssistantCitationHash(formatAssistantCitationHref(citation))}`,
     );
+    expect(chip.getAttribute("data-copy-source")).toBe(link);
+    expect(chip.getAttribute("data-md-start")).toBe("6");
+    expect(chip.getAttribute("data-md-end")).toBe(String(6 + link.length));
+    expect(root.textContent).toBe("Look: ❝the quoted sentence please");
+  });
+
+  it("never renders a chip for a citation link in assistant output", () => {
+    const link = serializeAssistantCitation(citation);
+    const root = renderMarkdown(`Look: ${link} please`);
+    expect(root.querySelector("a, [data-assistant-citation-chip]")).toBeNull();
+    expect(root.textContent).toBe(`Look: ${link} please`);
   });
 
   it("keeps a malformed citation link as its exact source text", () => {
     const bad = "[Assistant quote](t3-citation://v2/e/t/m?text=x&start=0&end=1&prefix=&suffix=)";
     const root = renderMarkdown(`x ${bad} y`);
-    expect(root.querySelector("a, .citation-label")).toBeNull();
+    expect(root.querySelector("a, [data-assistant-citation-chip]")).toBeNull();
     expect(root.textContent).toBe(`x ${bad} y`);
   });
 
   it("does not treat a citation href under another label as a citation", () => {
     const href = formatAssistantCitationHref(citation);
     const root = renderMarkdown(`[click me](${href})`);
-    expect(root.querySelector("a, .citation-label")).toBeNull();
+    expect(root.querySelector("a, [data-assistant-citation-chip]")).toBeNull();
     expect(root.textContent).toBe(`[click me](${href})`);
   });
 });
@@ -213,5 +230,6 @@ describe("ChatMarkdown block splitting", () => {
       }),
       { numRuns: 80 },
     );
-  });
+    // 160 jsdom renders: a few seconds alone, longer on a loaded 2-core CI machine.
+  }, 60_000);
 });
