@@ -4,8 +4,9 @@
  * MutationObserver installed before any app script runs. "Cold" runs use a fresh browser
  * context (empty HTTP cache and storage), so each downloads and compiles the app again; "warm"
  * runs navigate again in one context (app assets cached, API data fetched anew). Each run also
- * records when the app script, the thread detail and the newest page finished loading
- * (Resource Timing), to show where the time goes.
+ * records when the entry script, the thread detail and the newest page finished loading
+ * (Resource Timing) and when DOMContentLoaded ended (the entry module has run), to show where
+ * the time goes.
  */
 import type { Browser, Page } from "@playwright/test";
 import type { RigState } from "../../e2e/support/rig.ts";
@@ -15,8 +16,10 @@ import { median } from "./stats.ts";
 /** One open, all times in ms from navigation start. */
 export interface OpenRun {
   firstRow: number;
-  /** responseEnd of the app's main script. */
+  /** responseEnd of the app's entry script (the module script in index.html). */
   script: number;
+  /** domContentLoadedEventEnd: the entry module has been compiled and run. */
+  domContentLoaded: number;
   /** responseEnd of `GET /api/threads/:id`. */
   detail: number;
   /** responseEnd of the newest page `GET /api/threads/:id/messages?limit=`. */
@@ -47,15 +50,21 @@ async function openOnce(page: Page, url: string): Promise<OpenRun> {
   await page.goto(url);
   await page.waitForFunction(() => "__perfFirstRow" in window, undefined, { timeout: 30_000 });
   return page.evaluate(() => {
-    const end = (pattern: RegExp) =>
-      (performance.getEntriesByType("resource") as PerformanceResourceTiming[])
-        .filter((entry) => pattern.test(entry.name))
+    const resources = performance.getEntriesByType("resource") as PerformanceResourceTiming[];
+    const end = (matches: (name: string) => boolean) =>
+      resources
+        .filter((entry) => matches(entry.name))
         .reduce((latest, entry) => Math.max(latest, entry.responseEnd), 0);
+    const entryScript = document.querySelector<HTMLScriptElement>("script[type=module][src]")?.src;
+    const navigation = performance.getEntriesByType("navigation")[0] as
+      | PerformanceNavigationTiming
+      | undefined;
     return {
       firstRow: (window as unknown as { __perfFirstRow: number }).__perfFirstRow,
-      script: end(/\/assets\/.*\.js$/),
-      detail: end(/\/api\/threads\/[^/]+$/),
-      messages: end(/\/messages\?/),
+      script: end((name) => name === entryScript),
+      domContentLoaded: navigation?.domContentLoadedEventEnd ?? 0,
+      detail: end((name) => /\/api\/threads\/[^/?]+$/.test(name)),
+      messages: end((name) => /\/messages\?/.test(name)),
     };
   });
 }
