@@ -6,12 +6,13 @@
 
 /**
  * One selected piece of a rendered message, in document order.
- * - `source`: a block selected entirely, copied as `source.slice(start, end)`;
+ * - `source`: a block selected entirely, copied as `source.slice(start, end)`; `inline` marks an
+ *   atomic inline element (a citation chip) that stands for its source even when only touched;
  * - `text`: the selected part of a partially selected block, copied as displayed. `start`/`end`
  *   is the source range of the innermost block containing it, used only to pick separators.
  */
 export type CopyPiece =
-  | { kind: "source"; start: number; end: number }
+  | { kind: "source"; start: number; end: number; inline?: boolean }
   | { kind: "text"; text: string; start: number; end: number };
 
 /** The pieces of one message, with that message's Markdown source. */
@@ -21,6 +22,14 @@ const BLOCK_SEPARATOR = "\n\n";
 
 /** The separator the source itself has between two pieces, when it is plain whitespace. */
 function gapBetween(source: string, previous: CopyPiece, next: CopyPiece): string {
+  if (isInline(previous) || isInline(next)) {
+    // An inline chip and the text of the block around it are one run.
+    if (contains(previous, next) || contains(next, previous)) return "";
+    if (next.start >= previous.end && (isInline(previous) || isInline(next))) {
+      const gap = source.slice(previous.end, next.start);
+      if (gap.trim() === "") return gap;
+    }
+  }
   if (previous.kind === "text" && next.kind === "text") {
     // Two runs of text inside one block (around an inline element): they are contiguous.
     if (next.start < previous.end) return "";
@@ -29,6 +38,14 @@ function gapBetween(source: string, previous: CopyPiece, next: CopyPiece): strin
   const gap = source.slice(previous.end, next.start);
   if (gap !== "" && gap.trim() === "") return gap;
   return BLOCK_SEPARATOR;
+}
+
+function isInline(piece: CopyPiece): boolean {
+  return piece.kind === "source" && piece.inline === true;
+}
+
+function contains(outer: CopyPiece, inner: CopyPiece): boolean {
+  return outer.start <= inner.start && inner.end <= outer.end;
 }
 
 /** The copied Markdown of one message's pieces. */

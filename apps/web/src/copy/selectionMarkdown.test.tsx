@@ -1,3 +1,4 @@
+import { serializeAssistantCitation } from "@app/citations";
 import { render } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { ChatMarkdown } from "../markdown/ChatMarkdown.tsx";
@@ -77,6 +78,53 @@ describe("selectionToMarkdown", () => {
     expect(selectToMd(container, getSource, [body, 0], [body, body.childNodes.length])).toBe(
       source,
     );
+  });
+});
+
+describe("selectionToMarkdown with a sent citation chip", () => {
+  const link = serializeAssistantCitation({
+    version: 1,
+    environmentId: "env",
+    threadId: "t",
+    messageId: "m0",
+    text: "cited words",
+    start: 0,
+    end: 11,
+    prefix: "",
+    suffix: "",
+    comment: "my note",
+  });
+  const text = `See ${link} and more.\n\nNext paragraph.`;
+
+  function setupUser() {
+    const { container } = render(
+      <div data-message-id="u1">
+        <ChatMarkdown text={text} flavor="user" />
+      </div>,
+    );
+    return { container, getSource: (id: string) => (id === "u1" ? text : null) };
+  }
+
+  it("copies a partly selected paragraph with the chip as its link, not its label", () => {
+    const { container, getSource } = setupUser();
+    const p = container.querySelector("p")!;
+    expect(p.querySelector("[data-assistant-citation-chip]")).not.toBeNull();
+    const after = textNode(p, 3); // " and more." (after the chip's two text nodes)
+    expect(after.textContent).toBe(" and more.");
+    expect(selectToMd(container, getSource, [textNode(p), 2], [after, 4])).toBe(`e ${link} and`);
+  });
+
+  it("copies the chip's link when the selection starts inside its label", () => {
+    const { container, getSource } = setupUser();
+    const label = container.querySelector(".citation-chip__label")!;
+    const next = container.querySelectorAll("p")[1]!;
+    const md = selectToMd(
+      container,
+      getSource,
+      [textNode(label), 2],
+      [textNode(next), "Next paragraph.".length],
+    );
+    expect(md).toBe(`${link} and more.\n\nNext paragraph.`);
   });
 });
 

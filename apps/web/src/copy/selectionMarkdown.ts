@@ -12,6 +12,9 @@ import {
 /** Elements that never contribute to copied text (buttons, code block headers). */
 const SKIP_SELECTOR = "button, [data-text-stream='skip'], [aria-hidden='true']";
 
+/** Sent citation chips (see AssistantCitationChip): copied as their exact link source. */
+const CHIP_SELECTOR = "[data-assistant-citation-chip]";
+
 function sourceRange(el: Element): { start: number; end: number } | null {
   const start = el.getAttribute("data-md-start");
   const end = el.getAttribute("data-md-end");
@@ -75,6 +78,11 @@ function collect(
     if (child instanceof Element) {
       if (child.matches(SKIP_SELECTOR)) continue;
       const own = sourceRange(child);
+      if (own && child.matches(CHIP_SELECTOR)) {
+        // A citation chip is atomic: touching it copies its whole link source.
+        if (range.intersectsNode(child)) out.push({ kind: "source", ...own, inline: true });
+        continue;
+      }
       if (own) {
         const covered = coverage(range, child);
         if (covered === "full") out.push({ kind: "source", ...own });

@@ -13,7 +13,10 @@ type BlockProps = { source: string; offset: number; cache: boolean; flavor: Mark
 
 /** One top-level block; re-renders only when its own source changes. */
 const MarkdownBlock = memo(function MarkdownBlock({ source, offset, cache, flavor }: BlockProps) {
-  const context = useMemo<MarkdownSourceValue>(() => ({ source, offset }), [source, offset]);
+  const context = useMemo<MarkdownSourceValue>(
+    () => ({ source, offset, flavor }),
+    [source, offset, flavor],
+  );
   const element = useMemo(
     () =>
       cache
@@ -40,7 +43,8 @@ export type ChatMarkdownProps = {
 
 /**
  * Renders chat Markdown (GFM) safely: no raw HTML, only http/https/mailto links, code blocks with
- * a "Copy code" button, scrollable tables, citation links as read-only labels. The text is split
+ * a "Copy code" button, scrollable tables, valid citation links in user messages as
+ * read-only citation chips (in assistant output they stay plain text). The text is split
  * into top-level blocks so a streaming reply re-renders only the block that is growing, and
  * block elements carry `data-md-start`/`data-md-end` source offsets for Markdown copy.
  */

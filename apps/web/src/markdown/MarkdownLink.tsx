@@ -1,13 +1,15 @@
 import type { ComponentPropsWithoutRef } from "react";
 import type { ExtraProps } from "react-markdown";
-import { AssistantCitationLabel } from "./AssistantCitationLabel.tsx";
+import { AssistantCitationChip } from "../citations/AssistantCitationChip.tsx";
 import { citationFromLinkSource } from "./citationLink.ts";
-import { useNodeSource } from "./markdownSource.ts";
+import { useMarkdownSourceContext, useNodeSource } from "./markdownSource.ts";
 import { classifyHref } from "./safeHref.ts";
 
 /**
- * The `a` renderer for chat Markdown, and the extension point for citation chips.
- * - valid citation links render as a read-only citation label;
+ * The `a` renderer for chat Markdown.
+ * - in user messages, valid citation links render as read-only citation chips;
+ * - in assistant messages, citation links stay plain text (their Markdown source): model output
+ *   can print one, and it must never pass for the user's own citation;
  * - http/https/mailto links open in a new tab without an opener;
  * - a malformed citation link stays ordinary text: its Markdown source, byte for byte;
  * - anything else (javascript:, data:, relative, in-page `#` links) renders its label as plain
@@ -15,10 +17,22 @@ import { classifyHref } from "./safeHref.ts";
  */
 export function MarkdownLink({ href, children, node }: ComponentPropsWithoutRef<"a"> & ExtraProps) {
   const source = useNodeSource(node);
+  const { flavor, offset } = useMarkdownSourceContext();
   const kind = classifyHref(href);
   if (kind === "citation" || source?.startsWith("[Assistant quote](t3-citation:")) {
-    const parsed = source === null ? null : citationFromLinkSource(source);
-    if (parsed) return <AssistantCitationLabel citation={parsed.citation} href={parsed.href} />;
+    const parsed = source === null || flavor !== "user" ? null : citationFromLinkSource(source);
+    if (parsed && source !== null) {
+      const start = node?.position?.start.offset;
+      const end = node?.position?.end.offset;
+      return (
+        <AssistantCitationChip
+          citation={parsed.citation}
+          source={source}
+          sourceStart={start === undefined ? undefined : offset + start}
+          sourceEnd={end === undefined ? undefined : offset + end}
+        />
+      );
+    }
     return <span className="md-link-text">{source ?? children}</span>;
   }
   if (kind === "safe") {

@@ -4,11 +4,23 @@
  */
 import { createContext, useContext } from "react";
 
-/** The chunk being rendered and where it starts in the whole message text. */
-export type MarkdownSourceValue = { source: string; offset: number };
+/**
+ * The chunk being rendered, where it starts in the whole message text, and whose message it is
+ * (citation chips render only in user messages: model output can never forge one).
+ */
+export type MarkdownSourceValue = {
+  source: string;
+  offset: number;
+  flavor?: "user" | "assistant";
+};
 
 /** Provided by each rendered Markdown block. */
 export const MarkdownSourceContext = createContext<MarkdownSourceValue>({ source: "", offset: 0 });
+
+/** The rendering context of the current block (its source, offset and flavor). */
+export function useMarkdownSourceContext(): MarkdownSourceValue {
+  return useContext(MarkdownSourceContext);
+}
 
 /** Minimal view of a hast node's position. */
 export type PositionedNode = {

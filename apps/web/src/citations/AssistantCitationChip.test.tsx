@@ -1,0 +1,87 @@
+import {
+  type AssistantCitation,
+  formatAssistantCitationHash,
+  formatAssistantCitationHref,
+  parseAssistantCitationHash,
+} from "@app/citations";
+import { cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { AssistantCitationChip, assistantCitationChipTitle } from "./AssistantCitationChip.tsx";
+import {
+  AssistantCitationNavigationContext,
+  readAssistantCitationActivation,
+} from "./assistantCitationNavigation.ts";
+
+const citation: AssistantCitation = {
+  version: 1,
+  environmentId: "env 1",
+  threadId: "thread/1",
+  messageId: "msg-1",
+  text: "a  quoted\nsentence",
+  start: 0,
+  end: 18,
+  prefix: "",
+  suffix: "",
+  comment: "  why this matters ",
+};
+
+afterEach(cleanup);
+
+describe("AssistantCitationChip", () => {
+  it("links to the source thread with the encoded citation hash and names itself by the comment", () => {
+    render(<AssistantCitationChip citation={citation} source="[Assistant quote](x)" />);
+    const chip = screen.getByRole("link", { name: "Assistant quote: why this matters" });
+    const url = new URL(chip.getAttribute("href")!, "http://localhost");
+    expect(url.pathname).toBe("/env%201/thread%2F1");
+    expect(parseAssistantCitationHash(url.hash)).toEqual(citation);
+    expect(chip.getAttribute("title")).toBe(assistantCitationChipTitle(citation));
+    expect(chip.getAttribute("title")).toContain("why this matters");
+    expect(chip.getAttribute("title")).toContain(citation.text);
+  });
+
+  it("labels a chip without comment by the quote preview", () => {
+    const { comment: _comment, ...plain } = citation;
+    render(<AssistantCitationChip citation={plain} source="[Assistant quote](x)" />);
+    expect(screen.getByRole("link", { name: "Assistant quote: a quoted sentence" })).toBeTruthy();
+  });
+
+  it("navigates through the provided navigator on a plain click, keeps modified clicks native", () => {
+    const navigate = vi.fn();
+    render(
+      <AssistantCitationNavigationContext.Provider value={navigate}>
+        <AssistantCitationChip citation={citation} source="[Assistant quote](x)" />
+      </AssistantCitationNavigationContext.Provider>,
+    );
+    const chip = screen.getByRole("link");
+    const plain = fireEvent.click(chip);
+    expect(plain).toBe(false); // default prevented: no full page load
+    expect(navigate).toHaveBeenCalledWith(citation);
+    const modified = fireEvent.click(chip, { ctrlKey: true });
+    expect(modified).toBe(true);
+    expect(navigate).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe("readAssistantCitationActivation", () => {
+  const hash = (c: AssistantCitation) =>
+    formatAssistantCitationHash(formatAssistantCitationHref(c));
+
+  it("reads the citation and the activation id from state", () => {
+    const activation = readAssistantCitationActivation({
+      hash: hash(citation).slice(1),
+      state: { citationActivation: "a1", __TSR_key: "k" },
+    });
+    expect(activation).toEqual({ citation, activationId: "a1" });
+  });
+
+  it("falls back to the history entry key on a direct load, and ignores other hashes", () => {
+    expect(
+      readAssistantCitationActivation({ hash: hash(citation), state: { __TSR_key: "k" } })
+        ?.activationId,
+    ).toBe("entry-k");
+    expect(readAssistantCitationActivation({ hash: "#top", state: {} })).toBeNull();
+    expect(
+      readAssistantCitationActivation({ hash: "assistant-citation=!!", state: {} }),
+    ).toBeNull();
+  });
+});
