@@ -1,10 +1,20 @@
 import type { AssistantCitation } from "@app/citations";
-import { Link } from "@tanstack/react-router";
-import { lazy, memo, Suspense, useCallback, useEffect, useRef } from "react";
+import { Link, useLocation } from "@tanstack/react-router";
+import { lazy, memo, Suspense, useCallback, useEffect, useMemo, useRef } from "react";
+import {
+  AssistantCitationSource,
+  AssistantCitationWarning,
+} from "../citations/AssistantCitationSource.tsx";
+import {
+  AssistantCitationNavigationContext,
+  readAssistantCitationActivation,
+  useAssistantCitationNavigator,
+} from "../citations/assistantCitationNavigation.ts";
 import {
   type AssistantTextSelectionCapture,
   resolveAssistantCitationRange,
 } from "../citations/assistantTextSelection.ts";
+import { useAssistantCitationTarget } from "../citations/useAssistantCitationTarget.ts";
 import { useAssistantSelectionToolbar } from "../citations/useAssistantSelectionToolbar.tsx";
 import type { ComposerHandle } from "../composer/Composer.tsx";
 import { Timeline, type TimelineHandle } from "../timeline/Timeline.tsx";
@@ -39,6 +49,7 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
     },
     [],
   );
+  const navigateToCitation = useAssistantCitationNavigator();
   const selectionToolbar = useAssistantSelectionToolbar({
     surfaceRef,
     environmentId,
@@ -54,6 +65,41 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
     },
     [send],
   );
+
+  // Citation navigation: `#assistant-citation=` plus the activation id of this navigation.
+  const activationKey = useLocation({ select: citationActivationKey });
+  const activation = useMemo(() => {
+    if (activationKey === null) return null;
+    const [hash = "", activationId = ""] = activationKey.split("\u0000");
+    const parsed = readAssistantCitationActivation({
+      hash,
+      state: { citationActivation: activationId },
+    });
+    return parsed;
+  }, [activationKey]);
+  const target = useAssistantCitationTarget({
+    activation,
+    threadId,
+    timelineRef,
+    thread: {
+      ready: load.status === "ready",
+      messagesById: state.messagesById,
+      reachedStart: state.reachedStart,
+      olderCursor: state.olderCursor,
+      olderLoading: thread.olderLoading,
+      olderErrored: thread.olderError !== null,
+      loadOlder: thread.loadOlder,
+    },
+  });
+  // While a citation is being positioned, the list's own "load older at the top" stays quiet:
+  // the target pages history itself, bounded.
+  const positioningRef = useRef(target.positioning);
+  positioningRef.current = target.positioning;
+  const { loadOlder } = thread;
+  const onLoadOlder = useCallback(() => {
+    if (!positioningRef.current) void loadOlder();
+  }, [loadOlder]);
+  const getScrollElement = useCallback(() => timelineRef.current?.getScrollElement() ?? null, []);
 
   const title = state.thread?.title ?? (load.status === "loading" ? "Loading…" : "Thread");
   useEffect(() => {
@@ -91,37 +137,58 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
         </div>
       ) : null}
 
-      <div className="thread-view__body" ref={surfaceRef}>
-        {load.status === "error" ? (
-          <div className="thread-view__center">
-            <div className="notice notice--error" role="alert">
-              {load.error.status === 404
-                ? "This thread does not exist."
-                : "Could not load this thread."}{" "}
-              {load.error.message}
-              <button type="button" className="button" onClick={thread.retryLoad}>
-                Retry
-              </button>
+      {target.warning !== null ? (
+        <AssistantCitationWarning
+          key={`${target.dataVersion}:${target.warning}`}
+          message={target.warning}
+          onDismiss={target.dismissWarning}
+        />
+      ) : null}
+      {activation !== null && (target.phase === "revealing" || target.phase === "settled") ? (
+        <AssistantCitationSource
+          key={activation.activationId}
+          citation={activation.citation}
+          activationId={activation.activationId}
+          getScrollElement={getScrollElement}
+          onSettled={target.onSettled}
+        />
+      ) : null}
+      <AssistantCitationNavigationContext.Provider value={navigateToCitation}>
+        <div className="thread-view__body" ref={surfaceRef}>
+          {load.status === "error" ? (
+            <div className="thread-view__center">
+              <div className="notice notice--error" role="alert">
+                {load.error.status === 404
+                  ? "This thread does not exist."
+                  : "Could not load this thread."}{" "}
+                {load.error.message}
+                <button type="button" className="button" onClick={thread.retryLoad}>
+                  Retry
+                </button>
+              </div>
             </div>
-          </div>
-        ) : load.status === "loading" ? (
-          <div className="thread-view__center" role="status">
-            Loading thread…
-          </div>
-        ) : (
-          <Timeline
-            ref={timelineRef}
-            order={state.order}
-            messagesById={state.messagesById}
-            turnsById={state.turnsById}
-            activeTurnId={state.activeTurnId}
-            reachedStart={state.reachedStart}
-            olderLoading={thread.olderLoading}
-            olderError={thread.olderError}
-            onLoadOlder={thread.loadOlder}
-          />
-        )}
-      </div>
+          ) : load.status === "loading" ? (
+            <div className="thread-view__center" role="status">
+              Loading thread…
+            </div>
+          ) : (
+            <Timeline
+              ref={timelineRef}
+              order={state.order}
+              messagesById={state.messagesById}
+              turnsById={state.turnsById}
+              activeTurnId={state.activeTurnId}
+              reachedStart={state.reachedStart}
+              olderLoading={thread.olderLoading}
+              olderError={thread.olderError}
+              onLoadOlder={onLoadOlder}
+              positioning={target.positioning}
+              {...(target.pinnedMessageIds ? { pinnedMessageIds: target.pinnedMessageIds } : {})}
+              {...(target.dataVersion !== undefined ? { dataVersion: target.dataVersion } : {})}
+            />
+          )}
+        </div>
+      </AssistantCitationNavigationContext.Provider>
 
       <div className="thread-view__composer">
         {/* Mounted once the thread has loaded, so its code and editor setup never delay the first messages. */}
@@ -142,6 +209,12 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
       {selectionToolbar}
     </section>
   );
+}
+
+/** The citation hash and activation id of a location, as one comparable string (or null). */
+function citationActivationKey(location: { hash: string; state: unknown }): string | null {
+  const activation = readAssistantCitationActivation(location);
+  return activation === null ? null : `${location.hash}\u0000${activation.activationId}`;
 }
 
 /** Finds a citation's text again in its (re-rendered) message body, or null. */

@@ -1,0 +1,191 @@
+import type { AssistantCitation } from "@app/citations";
+import { useEffect, useRef, useState } from "react";
+import { citationHighlightClock } from "./assistantCitationNavigation.ts";
+import { resolveAssistantCitationRange } from "./assistantTextSelection.ts";
+import { citationHighlightDuration, citationHighlightOpacity } from "./citationHighlightTiming.ts";
+import { createSourceHighlight, type SourceHighlight } from "./citationSourceHighlight.ts";
+
+/** Warnings of source navigation (shown in `role="status"`; the saved quote never changes). */
+export const CITATION_WARNINGS = {
+  missing: "The cited message is no longer in this thread.",
+  changed: "The cited text has changed.",
+  ambiguous: "The cited text appears more than once.",
+} as const;
+
+/** How long to wait for the source row to mount before calling the message missing. */
+const MOUNT_TIMEOUT_MS = 3000;
+
+/** Props of {@link AssistantCitationSource}. */
+export type AssistantCitationSourceProps = {
+  citation: AssistantCitation;
+  activationId: string;
+  /** The timeline's scrolling element (where the source row lives). */
+  getScrollElement(): HTMLElement | null;
+  /** Called once the text is revealed (or cannot be), so positioning can end. */
+  onSettled(warning: string | null): void;
+};
+
+function prefersReducedMotion(): boolean {
+  return typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
+function sourceBody(messageId: string): Element | null {
+  return document.querySelector(`[data-assistant-citation-source="${CSS.escape(messageId)}"]`);
+}
+
+function isLive(range: Range): boolean {
+  return range.startContainer.isConnected && range.endContainer.isConnected && !range.collapsed;
+}
+
+/** Scrolls `scroller` so the range sits about a third down its viewport. */
+function scrollRangeIntoView(scroller: HTMLElement | null, range: Range, instant: boolean): void {
+  const rect = range.getBoundingClientRect();
+  if (!scroller) {
+    range.startContainer.parentElement?.scrollIntoView({
+      block: "center",
+      behavior: instant ? "instant" : "smooth",
+    });
+    return;
+  }
+  const box = scroller.getBoundingClientRect();
+  const offset = rect.top - box.top - Math.max(0, (box.height - rect.height) / 3);
+  scroller.scrollTo({
+    top: Math.max(0, scroller.scrollTop + offset),
+    behavior: instant ? "instant" : "smooth",
+  });
+}
+
+/**
+ * Reveals a cited source once its row is mounted: resolves the DOM range of the quote, scrolls
+ * it into view (smoothly, or instantly under reduced motion) and pulses only that text through
+ * the `assistant-citation` highlight. The activation's clock (owned by navigation) decides
+ * timing: range repairs keep it, remounting resumes the remaining time, and an expired or
+ * dismissed highlight never comes back. Escape dismisses it. Renders nothing.
+ */
+export function AssistantCitationSource({
+  citation,
+  activationId,
+  getScrollElement,
+  onSettled,
+}: AssistantCitationSourceProps) {
+  const latest = useRef({ getScrollElement, onSettled });
+  latest.current = { getScrollElement, onSettled };
+
+  useEffect(() => {
+    const clock = citationHighlightClock(activationId);
+    const reduced = prefersReducedMotion();
+    let disposed = false;
+    let highlight: SourceHighlight | null = null;
+    let frame = 0;
+    let observer: MutationObserver | null = null;
+    let settled = false;
+    const settle = (warning: string | null) => {
+      if (settled) return;
+      settled = true;
+      latest.current.onSettled(warning);
+    };
+
+    const stopHighlight = (finished: boolean) => {
+      if (finished) clock.finished = true;
+      cancelAnimationFrame(frame);
+      observer?.disconnect();
+      observer = null;
+      highlight?.dispose();
+      highlight = null;
+    };
+
+    const tick = () => {
+      if (disposed || !highlight || clock.startedAt === null) return;
+      const elapsed = performance.now() - clock.startedAt;
+      if (elapsed >= citationHighlightDuration(reduced)) {
+        stopHighlight(true);
+        return;
+      }
+      highlight.setOpacity(citationHighlightOpacity(elapsed, reduced));
+      frame = requestAnimationFrame(tick);
+    };
+
+    const repair = () => {
+      if (!highlight) return;
+      const current = currentRange;
+      if (current && isLive(current)) return;
+      const body = sourceBody(citation.messageId);
+      if (!body) return;
+      const resolved = resolveAssistantCitationRange(body, citation);
+      if (resolved.status !== "found") return;
+      currentRange = resolved.range;
+      highlight.update(resolved.range);
+    };
+
+    let currentRange: Range | null = null;
+    const reveal = (body: Element) => {
+      const resolved = resolveAssistantCitationRange(body, citation);
+      if (resolved.status === "missing") return settle(CITATION_WARNINGS.changed);
+      if (resolved.status === "ambiguous") return settle(CITATION_WARNINGS.ambiguous);
+      currentRange = resolved.range;
+      scrollRangeIntoView(latest.current.getScrollElement(), resolved.range, reduced);
+      settle(null);
+      if (clock.finished) return;
+      if (clock.startedAt === null) clock.startedAt = performance.now();
+      highlight = createSourceHighlight(resolved.range);
+      tick();
+      // The row may re-render (streaming, remount): follow the text with the original clock.
+      const root = latest.current.getScrollElement() ?? document.body;
+      observer = new MutationObserver(repair);
+      observer.observe(root, { subtree: true, childList: true, characterData: true });
+    };
+
+    // Wait for the row to mount (the timeline was asked to render it).
+    const startedWaiting = performance.now();
+    const waitForBody = () => {
+      if (disposed) return;
+      const body = sourceBody(citation.messageId);
+      if (body) return reveal(body);
+      if (performance.now() - startedWaiting > MOUNT_TIMEOUT_MS) {
+        return settle(CITATION_WARNINGS.missing);
+      }
+      frame = requestAnimationFrame(waitForBody);
+    };
+    waitForBody();
+
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === "Escape" && highlight) stopHighlight(true);
+    };
+    document.addEventListener("keydown", onKeyDown);
+    return () => {
+      disposed = true;
+      document.removeEventListener("keydown", onKeyDown);
+      // Unmounting pauses nothing: the clock keeps running, a remount resumes what is left.
+      stopHighlight(false);
+    };
+  }, [citation, activationId]);
+
+  return null;
+}
+
+/** The warning line of citation navigation (`role="status"`), with a way to dismiss it. */
+export function AssistantCitationWarning({
+  message,
+  onDismiss,
+}: {
+  message: string;
+  onDismiss(): void;
+}) {
+  const [visible, setVisible] = useState(true);
+  if (!visible) return null;
+  return (
+    <div className="notice notice--warning thread-view__notice" role="status">
+      {message}{" "}
+      <button
+        type="button"
+        className="link-button"
+        onClick={() => {
+          setVisible(false);
+          onDismiss();
+        }}
+      >
+        Dismiss
+      </button>
+    </div>
+  );
+}

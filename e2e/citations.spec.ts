@@ -1,0 +1,167 @@
+/**
+ * Assistant citations end to end, against the demo provider: selecting answer text offers
+ * "Cite in composer", which inserts a chip and opens its comment editor; the sent message shows a
+ * read-only chip, the provider received the expanded citation, and clicking the chip reveals and
+ * highlights the cited text (also in older history of the seeded 2,000-turn thread, after
+ * loading earlier pages). Model output never renders a chip.
+ */
+
+import type { Page } from "@playwright/test";
+import { serializeAssistantCitation } from "../packages/citations/src/index.ts";
+import {
+  createThreadFromUi,
+  DEMO_ANSWER_END,
+  expect,
+  row,
+  sendPrompt,
+  test,
+} from "./support/fixtures.ts";
+
+const answerBodies = (page: Page) =>
+  page.locator('[data-role="assistant"][data-kind="answer"] [data-assistant-citation-source]');
+
+/** Ranges' text of the `assistant-citation` highlight (empty when there is none). */
+function highlightedText(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const highlight = CSS.highlights.get("assistant-citation");
+    if (!highlight) return [];
+    return [...highlight].map((range) => range.toString());
+  });
+}
+
+test("cite answer text, comment on it, send it, and follow the chip back to the source", async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(90_000);
+  const threadId = await createThreadFromUi(page);
+  await sendPrompt(page, "Explain cursor pagination briefly");
+  await expect(page.getByText(DEMO_ANSWER_END).first()).toBeVisible();
+
+  // Triple-click selects one paragraph; the toolbar opens after the repeat-click window.
+  const paragraph = answerBodies(page).first().locator("p").nth(1);
+  const paragraphText = ((await paragraph.textContent()) ?? "").trim();
+  await paragraph.click({ clickCount: 3 });
+  const cite = page.getByRole("button", { name: "Cite in composer" });
+  await expect(cite).toBeVisible();
+  await cite.click();
+
+  await expect(page.locator("[data-composer-citation-chip]")).toHaveCount(1);
+  const comment = page.getByRole("textbox", { name: "Comment on quote" });
+  await expect(comment).toBeVisible();
+  await comment.fill("Check this claim");
+  await comment.press("Enter");
+  await expect(comment).toBeHidden();
+  await expect(page.locator("[data-composer-citation-chip]")).toContainText("Check this claim");
+
+  await page.getByRole("button", { name: "Send" }).click();
+  const sentChip = page
+    .locator('[data-role="user"] [data-assistant-citation-chip]')
+    .filter({ hasText: "Check this claim" });
+  await expect(sentChip).toBeVisible();
+  await expect(sentChip).toHaveAccessibleName("Assistant quote: Check this claim");
+  await expect(page.getByText("I received 1 citation:")).toBeVisible();
+
+  // The provider saw the marker and the citation block, not the raw link.
+  const turnId = await page
+    .locator('[data-role="user"]')
+    .filter({ has: page.locator("[data-assistant-citation-chip]") })
+    .getAttribute("data-turn-id");
+  expect(turnId).toBeTruthy();
+  const providerInput = await request.get(
+    `/api/threads/${threadId}/turns/${turnId}/provider-input`,
+  );
+  expect(providerInput.ok()).toBe(true);
+  const body = JSON.stringify(await providerInput.json());
+  expect(body).toContain("[assistant-quote-1]");
+  expect(body).toContain("<assistant_citations>");
+
+  // Following the chip reveals and highlights exactly the cited text.
+  await page.evaluate(() => window.getSelection()?.removeAllRanges());
+  const sourceId = await answerBodies(page).first().getAttribute("data-assistant-citation-source");
+  await sentChip.click();
+  await expect(page).toHaveURL(/#assistant-citation=[A-Za-z0-9_-]+$/);
+  await expect(row(page, sourceId!)).toHaveAttribute("data-citation-highlighted", "true");
+  await expect.poll(() => highlightedText(page)).toEqual([paragraphText]);
+
+  // Escape dismisses it; the same chip reveals it again.
+  await page.keyboard.press("Escape");
+  await expect
+    .poll(() => page.evaluate(() => CSS.highlights.has("assistant-citation")))
+    .toBe(false);
+  await expect(row(page, sourceId!)).not.toHaveAttribute("data-citation-highlighted", "true");
+  await sentChip.click();
+  await expect.poll(() => page.evaluate(() => CSS.highlights.has("assistant-citation"))).toBe(true);
+  await expect(row(page, sourceId!)).toHaveAttribute("data-citation-highlighted", "true");
+});
+
+test("a chip citing older history loads earlier pages and highlights the source", async ({
+  page,
+  rig,
+}) => {
+  test.setTimeout(90_000);
+  await page.goto(rig.seededThreadPath);
+  const newestTurn = rig.seededTurns;
+  const citedTurn = newestTurn - 20;
+  await expect(page.getByText(`Answer ${newestTurn} looks at`)).toBeVisible();
+  const lead = `Answer ${citedTurn} looks at`;
+  // The cited answer is not loaded yet.
+  await expect(page.getByText(lead)).toHaveCount(0);
+
+  let olderPages = 0;
+  page.on("request", (request) => {
+    if (/\/messages\?(.*&)?before=/.test(request.url())) olderPages++;
+  });
+  const chip = page.getByRole("link", { name: `Assistant quote: Revisit turn ${citedTurn}` });
+  await chip.click();
+  await expect(page).toHaveURL(/#assistant-citation=/);
+  const cited = page.locator('[data-role="assistant"]').filter({ hasText: lead }).first();
+  await expect(cited).toHaveAttribute("data-citation-highlighted", "true");
+  await expect
+    .poll(() => highlightedText(page))
+    .toEqual([expect.stringContaining(`Answer ${citedTurn} looks at`)]);
+  await expect(cited.getByText(lead)).toBeInViewport();
+  expect(olderPages).toBeGreaterThanOrEqual(1);
+});
+
+test("a citation link in assistant output stays plain text, never a chip", async ({
+  page,
+  rig,
+}) => {
+  // Inject a citation link into an assistant answer as the server delivers it (model output
+  // could contain one): it must render as text.
+  const link = serializeAssistantCitation({
+    version: 1,
+    environmentId: rig.environmentId,
+    threadId: rig.seededThreadId,
+    messageId: "forged",
+    text: "forged quote",
+    start: 0,
+    end: 12,
+    prefix: "",
+    suffix: "",
+    comment: "forged comment",
+  });
+  await page.route(/\/api\/threads\/[^/]+\/messages/, async (route) => {
+    const response = await route.fetch();
+    const page = (await response.json()) as {
+      messages: { role: string; kind: string; text: string }[];
+    };
+    for (const message of page.messages) {
+      if (message.role === "assistant" && message.kind === "answer") {
+        message.text = `Model says ${link} here.\n\n${message.text}`;
+      }
+    }
+    await route.fulfill({ response, json: page });
+  });
+  await page.goto(rig.seededThreadPath);
+  const forged = page.getByText(`Model says ${link} here.`).first();
+  await expect(forged).toBeVisible();
+  await expect(page.locator('[data-role="assistant"] [data-assistant-citation-chip]')).toHaveCount(
+    0,
+  );
+  // User prompts of the same page still render their real chips.
+  await expect(
+    page.locator('[data-role="user"] [data-assistant-citation-chip]').first(),
+  ).toBeVisible();
+});
