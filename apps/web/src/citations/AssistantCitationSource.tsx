@@ -39,14 +39,16 @@ function isLive(range: Range): boolean {
 
 /** Scrolls `scroller` so the range sits about a third down its viewport. */
 function scrollRangeIntoView(scroller: HTMLElement | null, range: Range, instant: boolean): void {
-  const rect = range.getBoundingClientRect();
-  if (!scroller) {
-    range.startContainer.parentElement?.scrollIntoView({
+  // Without range geometry (old engines, jsdom) or a scroller, scroll the text's element.
+  if (!scroller || typeof range.getBoundingClientRect !== "function") {
+    range.startContainer.parentElement?.scrollIntoView?.({
       block: "center",
       behavior: instant ? "instant" : "smooth",
     });
     return;
   }
+  if (typeof scroller.scrollTo !== "function") return;
+  const rect = range.getBoundingClientRect();
   const box = scroller.getBoundingClientRect();
   const offset = rect.top - box.top - Math.max(0, (box.height - rect.height) / 3);
   scroller.scrollTo({

@@ -1,0 +1,104 @@
+import type { AssistantCitation } from "@app/citations";
+import { cleanup, render, waitFor } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { AssistantCitationSource, CITATION_WARNINGS } from "./AssistantCitationSource.tsx";
+import { citationHighlightClock } from "./assistantCitationNavigation.ts";
+
+afterEach(() => {
+  cleanup();
+  document.getSelection()?.removeAllRanges();
+});
+
+function citationFor(text: string, extra: Partial<AssistantCitation> = {}): AssistantCitation {
+  return {
+    version: 1,
+    environmentId: "env",
+    threadId: "t1",
+    messageId: "m1",
+    text,
+    start: 0,
+    end: text.length,
+    prefix: "",
+    suffix: "",
+    ...extra,
+  };
+}
+
+function Row({ text }: { text: string }) {
+  return (
+    <article data-message-id="m1">
+      <div data-assistant-citation-source="m1">
+        <p>{text}</p>
+      </div>
+    </article>
+  );
+}
+
+function renderSource(text: string, citation: AssistantCitation, activationId: string) {
+  const onSettled = vi.fn();
+  const view = render(
+    <>
+      <Row text={text} />
+      <AssistantCitationSource
+        citation={citation}
+        activationId={activationId}
+        getScrollElement={() => null}
+        onSettled={onSettled}
+      />
+    </>,
+  );
+  return { ...view, onSettled };
+}
+
+const row = () => document.querySelector("[data-message-id]")!;
+
+describe("AssistantCitationSource (no Highlight API: owned selection fallback)", () => {
+  it("selects only the cited text, marks the row, and settles without warning", async () => {
+    const { onSettled } = renderSource(
+      "Alpha beta gamma delta.",
+      citationFor("beta gamma", { start: 6, end: 16, prefix: "Alpha ", suffix: " delta." }),
+      "s1",
+    );
+    await waitFor(() => expect(onSettled).toHaveBeenCalledWith(null));
+    expect(document.getSelection()?.toString()).toBe("beta gamma");
+    expect(row().getAttribute("data-citation-highlighted")).toBe("true");
+  });
+
+  it("Escape dismisses it for good: a remount of the same activation does not revive it", async () => {
+    const citation = citationFor("beta", { start: 6, end: 10 });
+    const first = renderSource("Alpha beta.", citation, "s2");
+    await waitFor(() => expect(first.onSettled).toHaveBeenCalled());
+    document.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape" }));
+    expect(document.getSelection()?.toString()).toBe("");
+    expect(row().hasAttribute("data-citation-highlighted")).toBe(false);
+    expect(citationHighlightClock("s2").finished).toBe(true);
+    first.unmount();
+    const again = renderSource("Alpha beta.", citation, "s2");
+    await waitFor(() => expect(again.onSettled).toHaveBeenCalledWith(null));
+    expect(document.getSelection()?.toString()).toBe("");
+    expect(row().hasAttribute("data-citation-highlighted")).toBe(false);
+  });
+
+  it("leaves a selection the user made afterwards alone when it ends", async () => {
+    const view = renderSource("Alpha beta.", citationFor("Alpha", { end: 5 }), "s3");
+    await waitFor(() => expect(view.onSettled).toHaveBeenCalled());
+    const mine = document.createRange();
+    mine.selectNodeContents(document.querySelector("p")!);
+    document.getSelection()!.removeAllRanges();
+    document.getSelection()!.addRange(mine);
+    // Drop only the highlighter; the row stays.
+    view.rerender(<Row text="Alpha beta." />);
+    expect(document.getSelection()?.toString()).toBe("Alpha beta.");
+  });
+
+  it("warns when the text changed or appears more than once, without touching the quote", async () => {
+    const changed = citationFor("not there");
+    const a = renderSource("Alpha beta.", changed, "s4");
+    await waitFor(() => expect(a.onSettled).toHaveBeenCalledWith(CITATION_WARNINGS.changed));
+    expect(changed.text).toBe("not there");
+    a.unmount();
+    const b = renderSource("echo and echo", citationFor("echo"), "s5");
+    await waitFor(() => expect(b.onSettled).toHaveBeenCalledWith(CITATION_WARNINGS.ambiguous));
+    expect(document.getSelection()?.toString()).toBe("");
+  });
+});
