@@ -7,7 +7,12 @@
  */
 
 import type { Page } from "@playwright/test";
-import { serializeAssistantCitation } from "../packages/citations/src/index.ts";
+import {
+  type AssistantCitation,
+  formatAssistantCitationHash,
+  formatAssistantCitationHref,
+  serializeAssistantCitation,
+} from "../packages/citations/src/index.ts";
 import {
   createThreadFromUi,
   DEMO_ANSWER_END,
@@ -164,4 +169,53 @@ test("a citation link in assistant output stays plain text, never a chip", async
   await expect(
     page.locator('[data-role="user"] [data-assistant-citation-chip]').first(),
   ).toBeVisible();
+});
+
+test("a link opened directly warns about changed or missing sources and honours reduced motion", async ({
+  page,
+  rig,
+}) => {
+  test.setTimeout(90_000);
+  const threadId = await createThreadFromUi(page);
+  await sendPrompt(page, "Tell me about retries");
+  await expect(page.getByText(DEMO_ANSWER_END).first()).toBeVisible();
+  const messageId = await answerBodies(page).first().getAttribute("data-assistant-citation-source");
+  const path = new URL(page.url()).pathname;
+  const link = (citation: Partial<AssistantCitation>) =>
+    `${path}${formatAssistantCitationHash(
+      formatAssistantCitationHref({
+        version: 1,
+        environmentId: rig.environmentId,
+        threadId,
+        messageId: messageId!,
+        text: "This reply is turn 1 of the thread.",
+        start: 0,
+        end: 35,
+        prefix: "",
+        suffix: "",
+        ...citation,
+      }),
+    )}`;
+
+  await page.goto(link({ text: "A sentence the reply never had." }));
+  await expect(
+    page.getByRole("status").filter({ hasText: "The cited text has changed." }),
+  ).toBeVisible();
+  expect(await page.evaluate(() => CSS.highlights.has("assistant-citation"))).toBe(false);
+
+  await page.goto(link({ messageId: "no-such-message" }));
+  await expect(
+    page.getByRole("status").filter({ hasText: "The cited message is no longer in this thread." }),
+  ).toBeVisible();
+
+  await page.emulateMedia({ reducedMotion: "reduce" });
+  await page.goto(link({}));
+  await expect(row(page, messageId!)).toHaveAttribute("data-citation-highlighted", "true");
+  // Held without pulsing: full strength from the start.
+  expect(
+    await page.evaluate(() =>
+      document.documentElement.style.getPropertyValue("--assistant-citation-opacity"),
+    ),
+  ).toBe("1.000");
+  await expect.poll(() => highlightedText(page)).toEqual(["This reply is turn 1 of the thread."]);
 });
