@@ -54,6 +54,12 @@ test("cite answer text, comment on it, send it, and follow the chip back to the 
   await expect(page.locator("[data-composer-citation-chip]")).toHaveCount(1);
   const comment = page.getByRole("textbox", { name: "Comment on quote" });
   await expect(comment).toBeVisible();
+  // The comment editor sits beside the cited source text, which carries the editing highlight.
+  await expect(page.locator("[data-composer-citation-editor]")).toHaveAttribute(
+    "data-anchor",
+    "source",
+  );
+  expect(await page.evaluate(() => CSS.highlights.has("assistant-citation-editing"))).toBe(true);
   await comment.fill("Check this claim");
   await comment.press("Enter");
   await expect(comment).toBeHidden();
