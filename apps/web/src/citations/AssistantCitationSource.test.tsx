@@ -91,6 +91,41 @@ describe("AssistantCitationSource (no Highlight API: owned selection fallback)",
     expect(document.getSelection()?.toString()).toBe("Alpha beta.");
   });
 
+  it("follows the text when the row re-renders, keeping the highlight", async () => {
+    const citation = citationFor("beta", { start: 6, end: 10 });
+    const onSettled = vi.fn();
+    const source = (
+      <AssistantCitationSource
+        citation={citation}
+        activationId="s6"
+        getScrollElement={() => null}
+        onSettled={onSettled}
+      />
+    );
+    const view = render(
+      <>
+        <Row key="a" text="Alpha beta." />
+        {source}
+      </>,
+    );
+    await waitFor(() => expect(onSettled).toHaveBeenCalledWith(null));
+    const before = document.getSelection()!.getRangeAt(0).startContainer;
+    // A new key replaces the row's DOM, as a remount of a virtualized row would.
+    view.rerender(
+      <>
+        <Row key="b" text="Alpha beta." />
+        {source}
+      </>,
+    );
+    await waitFor(() => {
+      const range = document.getSelection()!.getRangeAt(0);
+      expect(range.startContainer).not.toBe(before);
+      expect(range.startContainer.isConnected).toBe(true);
+    });
+    expect(document.getSelection()?.toString()).toBe("beta");
+    expect(row().getAttribute("data-citation-highlighted")).toBe("true");
+  });
+
   it("warns when the text changed or appears more than once, without touching the quote", async () => {
     const changed = citationFor("not there");
     const a = renderSource("Alpha beta.", changed, "s4");
