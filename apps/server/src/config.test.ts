@@ -1,6 +1,9 @@
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError, isLoopbackHost, loadConfig, REPO_ROOT } from "./config.ts";
+import { startServer } from "./main.ts";
+import { makeTempDir, RecordingAdapter, removeDir } from "./testing/harness.ts";
 
 describe("loadConfig", () => {
   it("defaults to 127.0.0.1:4310 with data in <repo>/.data", () => {
@@ -33,6 +36,25 @@ describe("loadConfig", () => {
     }
     for (const host of ["0.0.0.0", "192.168.1.2", "::", "example.com", "127.0.0.1.example.com"]) {
       expect(isLoopbackHost(host)).toBe(false);
+    }
+  });
+});
+
+describe("startServer", () => {
+  it("applies the loopback rule to its overrides too: no token, no non-loopback listener", async () => {
+    const dataDir = await makeTempDir();
+    try {
+      const base = { port: 0, dataDir, adapter: new RecordingAdapter() };
+      // Host given as an option, token only missing.
+      await expect(startServer({ ...base, env: {}, host: "0.0.0.0" })).rejects.toThrow(ConfigError);
+      // The environment has a token, but the caller explicitly removes it.
+      await expect(
+        startServer({ ...base, env: { AUTH_TOKEN: "t" }, host: "0.0.0.0", authToken: null }),
+      ).rejects.toThrow(/AUTH_TOKEN/);
+      // Refused before anything was opened or written.
+      expect(existsSync(join(dataDir, "chat.sqlite"))).toBe(false);
+    } finally {
+      await removeDir(dataDir);
     }
   });
 });

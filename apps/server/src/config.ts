@@ -52,13 +52,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   }
   const host = env.HOST?.trim() || DEFAULT_HOST;
   const authToken = env.AUTH_TOKEN?.trim() || null;
-  if (!isLoopbackHost(host) && authToken === null) {
-    throw new ConfigError(
-      `Refusing to listen on non-loopback host "${host}" without AUTH_TOKEN. ` +
-        "Set AUTH_TOKEN to a long random secret (clients send it as `Authorization: Bearer <token>` " +
-        "or open the page once with ?token=<token>), or use HOST=127.0.0.1.",
-    );
-  }
+  requireTokenOffLoopback(host, authToken);
   return {
     port: Number(portText),
     host,
@@ -67,4 +61,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     webDist: resolve(env.WEB_DIST?.trim() || resolve(REPO_ROOT, "apps/web/dist")),
     workspaceDir: resolve(env.WORKSPACE_DIR?.trim() || REPO_ROOT),
   };
+}
+
+/**
+ * Throws {@link ConfigError} for a non-loopback host without a token. Checked again by
+ * `startServer` after its overrides, so no way of starting the server skips it.
+ */
+export function requireTokenOffLoopback(host: string, authToken: string | null): void {
+  if (isLoopbackHost(host) || (authToken !== null && authToken.trim() !== "")) return;
+  throw new ConfigError(
+    `Refusing to listen on non-loopback host "${host}" without AUTH_TOKEN. ` +
+      "Set AUTH_TOKEN to a long random secret (clients send it as `Authorization: Bearer <token>` " +
+      "or open the page once with ?token=<token>), or use HOST=127.0.0.1.",
+  );
 }

@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { serve } from "@hono/node-server";
-import { ConfigError, loadConfig, type ServerConfig } from "./config.ts";
+import { ConfigError, loadConfig, requireTokenOffLoopback, type ServerConfig } from "./config.ts";
 import { ThreadEventLog } from "./domain/events.ts";
 import { ProviderService } from "./domain/providerService.ts";
 import { ThreadService } from "./domain/threadService.ts";
@@ -45,6 +45,8 @@ export interface RunningServer {
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const env = options.env ?? process.env;
   const config: ServerConfig = { ...loadConfig(env), ...stripUndefined(options) };
+  // The overrides can change host or token: the loopback rule applies to the merged result.
+  requireTokenOffLoopback(config.host, config.authToken);
   const adapter = options.adapter ?? (await defaultAdapter(env));
   const db = openDatabase(join(config.dataDir, "chat.sqlite"));
   const repo = new ChatRepository(db);
