@@ -160,8 +160,12 @@ function parseArgs(argv: string[]): { turns: number; dataDir?: string; title?: s
     const value = argv[i + 1];
     if (arg === "--") continue;
     if (value === undefined || value.startsWith("--")) throw new Error(`${arg} needs a value.`);
-    if (arg === "--thread-turns") out.turns = Number(value);
-    else if (arg === "--data-dir") out.dataDir = value;
+    if (arg === "--thread-turns") {
+      if (!/^\d{1,7}$/.test(value)) {
+        throw new Error(`--thread-turns must be a positive integer (got "${value}").`);
+      }
+      out.turns = Number(value);
+    } else if (arg === "--data-dir") out.dataDir = value;
     else if (arg === "--title") out.title = value;
     else
       throw new Error(
