@@ -1,4 +1,4 @@
-import { PROVIDER_INPUT_MAX_CHARS } from "@app/citations";
+import { expandAssistantCitationsForProvider, PROVIDER_INPUT_MAX_CHARS } from "@app/citations";
 import type { Message, MessagePage, SendTurnResponse, Thread, ThreadDetail } from "@app/protocol";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
@@ -132,7 +132,10 @@ describe("sendTurn: the 120,000-character limit", () => {
       error: { code: string; message: string; details: { length: number; excess: number } };
     };
     expect(body.error.code).toBe("input_too_long");
-    expect(body.error.details.excess).toBe(body.error.details.length - PROVIDER_INPUT_MAX_CHARS);
+    // The exact excess of the expanded input (the larger of the two lengths).
+    const expanded = expandAssistantCitationsForProvider(input.trim()).length;
+    expect(body.error.details.length).toBe(expanded);
+    expect(body.error.details.excess).toBe(expanded - PROVIDER_INPUT_MAX_CHARS);
     expect(body.error.details.excess).toBeGreaterThan(0);
     expect(body.error.message).toContain(body.error.details.excess.toLocaleString("en-US"));
 
@@ -149,7 +152,6 @@ describe("sendTurn: the 120,000-character limit", () => {
     const thread = await newThread();
     const link = citationLink({ text: "a quote of some length" });
     const base = `${link} `;
-    const { expandAssistantCitationsForProvider } = await import("@app/citations");
     const overhead = expandAssistantCitationsForProvider(`${base}x`).length - 1;
     const input = `${base}${"x".repeat(PROVIDER_INPUT_MAX_CHARS - overhead)}`;
 
@@ -157,6 +159,16 @@ describe("sendTurn: the 120,000-character limit", () => {
     expect(res.status).toBe(201);
     await server.provider.whenIdle();
     expect(adapter.turns[0]!.input.length).toBe(PROVIDER_INPUT_MAX_CHARS);
+  });
+
+  it("measures the trimmed input: padding beyond the limit passes and is stored as sent", async () => {
+    const thread = await newThread();
+    const input = `  \n${"z".repeat(PROVIDER_INPUT_MAX_CHARS)}\n\t `;
+    const res = await send(thread.id, input);
+    expect(res.status).toBe(201);
+    await server.provider.whenIdle();
+    expect(adapter.turns[0]!.input).toBe(input.trim());
+    expect((await allMessages(thread.id))[0]!.text).toBe(input);
   });
 
   it("rejects raw input one character over the limit with excess 1", async () => {

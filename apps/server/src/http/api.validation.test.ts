@@ -39,6 +39,9 @@ async function expectUnchanged(): Promise<void> {
   expect(detail.thread.messageCount).toBe(0);
   expect(detail.lastEventId).toBe(0);
   expect(adapter.turns).toHaveLength(0);
+  // Rejected `POST /api/threads` bodies created no thread either.
+  const { threads } = await server.getJson<{ threads: Thread[] }>("/api/threads");
+  expect(threads.map((t) => t.id)).toEqual([thread.id]);
 }
 
 const turnsPath = () => `/api/threads/${thread.id}/turns`;
