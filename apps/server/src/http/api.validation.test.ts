@@ -223,6 +223,10 @@ describe("auth", () => {
         "unauthorized",
       );
       await expectError(await secured.post("/api/threads", {}), 401, "unauthorized");
+      // Percent-encoded spellings of /api reach the same routes, so they need the token too.
+      for (const path of ["/%61pi/threads", "/%61%70%69/environment", "/api/%74hreads"]) {
+        await expectError(await secured.request(path), 401, "unauthorized");
+      }
       const created = await secured.post(
         "/api/threads",
         {},

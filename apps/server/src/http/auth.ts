@@ -22,7 +22,10 @@ export function authMiddleware(token: string | null): MiddlewareHandler {
   return async (c, next) => {
     if (token === null) return next();
     const url = new URL(c.req.url);
-    if (!url.pathname.startsWith("/api/") && url.pathname !== "/api") {
+    // Decide on the path the router matches (percent-decoded), not the raw URL: otherwise
+    // `/%61pi/threads` would skip the check here and still reach the /api routes.
+    const path = c.req.path;
+    if (!path.startsWith("/api/") && path !== "/api") {
       const fromQuery = url.searchParams.get("token");
       if (fromQuery !== null && c.req.method === "GET" && tokensMatch(fromQuery, token)) {
         setCookie(c, AUTH_COOKIE, token, {
