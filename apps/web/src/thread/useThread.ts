@@ -15,7 +15,11 @@ import {
   takeThreadPrefetch,
 } from "../api/client.ts";
 import { type EventStreamStatus, subscribeThreadEvents } from "../api/threadEvents.ts";
-import { upsertThreadInList } from "../threads/threadList.ts";
+import {
+  eventStalesThreadList,
+  refreshThreadList,
+  upsertThreadInList,
+} from "../threads/threadList.ts";
 import { createThreadState, type ThreadState, threadReducer } from "./threadStore.ts";
 
 /** Messages per page: enough to fill a tall screen, small enough to open a long thread fast. */
@@ -104,6 +108,7 @@ export function useThread(threadId: string): UseThreadResult {
       onEvent: (eventId, event) => {
         dispatch({ type: "event", eventId, event });
         if (event.type === "thread.updated") upsertThreadInList(event.thread);
+        else if (eventStalesThreadList(event)) void refreshThreadList();
       },
       onStatus: setConnection,
       onReconnected: () => {

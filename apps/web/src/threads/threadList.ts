@@ -2,7 +2,7 @@
  * The sidebar's thread list: one module-level store shared by every view, so a thread created
  * or renamed in one place shows up everywhere without refetching.
  */
-import type { Thread } from "@app/protocol";
+import type { ServerEvent, Thread } from "@app/protocol";
 import { useSyncExternalStore } from "react";
 import { type ApiError, listThreads } from "../api/client.ts";
 
@@ -40,6 +40,18 @@ export async function refreshThreadList(): Promise<void> {
 export function upsertThreadInList(thread: Thread): void {
   const others = snapshot.threads.filter((t) => t.id !== thread.id);
   set({ ...snapshot, threads: [thread, ...others].sort(byRecency) });
+}
+
+/**
+ * Whether a live thread event makes the sidebar's summary stale. The server announces
+ * `thread.updated` only when a thread is renamed, so a turn that settles (its messages are all
+ * written) is the moment to refetch the message count and recency.
+ */
+export function eventStalesThreadList(event: ServerEvent): boolean {
+  return (
+    event.type === "turn.updated" &&
+    (event.turn.status === "completed" || event.turn.status === "failed")
+  );
 }
 
 function subscribe(listener: () => void): () => void {
