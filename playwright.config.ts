@@ -4,7 +4,7 @@
  * the built web app (apps/web/dist), after seeding a 2,000-turn thread.
  */
 import { defineConfig } from "@playwright/test";
-import { E2E_PORT } from "./e2e/support/rig.ts";
+import { CHROMIUM_LAUNCH, E2E_PORT } from "./e2e/support/rig.ts";
 
 const baseURL = `http://127.0.0.1:${E2E_PORT}`;
 
@@ -26,18 +26,7 @@ export default defineConfig({
     viewport: { width: 1280, height: 800 },
     // Copy specs read what the app wrote with navigator.clipboard.readText().
     permissions: ["clipboard-read", "clipboard-write"],
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-      ],
-    },
+    launchOptions: CHROMIUM_LAUNCH,
     screenshot: "only-on-failure",
     trace: "retain-on-failure",
   },

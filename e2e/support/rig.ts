@@ -15,6 +15,23 @@ export const SEEDED_TURNS = 2000;
 /** Title of the seeded long thread. */
 export const SEEDED_TITLE = `Seeded e2e thread (${SEEDED_TURNS} turns)`;
 
+/**
+ * How the rig launches Debian's Chromium (Playwright specs and the perf scripts alike): headless
+ * as root without a sandbox, and nothing that reaches out to the closed network.
+ */
+export const CHROMIUM_LAUNCH = {
+  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  args: [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+  ],
+};
+
 /** Repository root (this file lives in e2e/support). */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 

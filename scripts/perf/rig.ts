@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Browser, type BrowserContext, chromium } from "@playwright/test";
-import { REPO_ROOT, type RigState } from "../../e2e/support/rig.ts";
+import { CHROMIUM_LAUNCH, REPO_ROOT, type RigState } from "../../e2e/support/rig.ts";
 
 /** A running rig server for a perf run. */
 export interface PerfServer {
@@ -54,19 +54,7 @@ export async function startPerfServer(port: number): Promise<PerfServer> {
 
 /** Chromium with the rig's flags (see playwright.config.ts). */
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    headless: true,
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
-  });
+  return chromium.launch({ headless: true, ...CHROMIUM_LAUNCH });
 }
 
 /**
