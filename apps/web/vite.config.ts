@@ -1,8 +1,29 @@
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
 
+/**
+ * Libraries get chunks of their own, apart from the app's code: the browser fetches them in
+ * parallel (index.html preloads each), and an app-only change leaves them cached. Lexical is
+ * left out so it stays in the lazily loaded composer chunk.
+ */
+function vendorChunk(id: string): string | undefined {
+  const match = /node_modules\/\.pnpm\/(@[^+/]+\+[^@/]+|[^@/]+)@/.exec(id);
+  if (!match) return undefined;
+  const name = match[1]!.replace("+", "/");
+  if (name === "lexical" || name.startsWith("@lexical/")) return undefined;
+  if (name === "react" || name === "react-dom" || name === "scheduler") return "vendor-react";
+  if (name.startsWith("@legendapp/")) return "vendor-list";
+  if (name.startsWith("@tanstack/")) return "vendor-router";
+  if (name === "zod") return "vendor-zod";
+  return "vendor-markdown"; // react-markdown, remark-gfm and the unified/micromark packages
+}
+
 export default defineConfig({
   plugins: [react()],
   server: { proxy: { "/api": "http://127.0.0.1:4310" } },
-  build: { outDir: "dist", chunkSizeWarningLimit: 2000 },
+  build: {
+    outDir: "dist",
+    chunkSizeWarningLimit: 2000,
+    rollupOptions: { output: { manualChunks: vendorChunk } },
+  },
 });

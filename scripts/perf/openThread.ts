@@ -41,14 +41,22 @@ function recordFirstRow(): void {
     if (w.__perfFirstRow === undefined && document.querySelector("[data-message-id]")) {
       w.__perfFirstRow = performance.now();
       observer.disconnect();
+      // Reported through the console, which needs no script of Playwright's in the page: its
+      // injected helper (used by waitForFunction) would otherwise run on the main thread
+      // during the very load being measured.
+      console.log("perf:first-row");
     }
   });
   observer.observe(document, { childList: true, subtree: true });
 }
 
 async function openOnce(page: Page, url: string): Promise<OpenRun> {
+  const firstRow = page.waitForEvent("console", {
+    predicate: (message) => message.text() === "perf:first-row",
+    timeout: 30_000,
+  });
   await page.goto(url);
-  await page.waitForFunction(() => "__perfFirstRow" in window, undefined, { timeout: 30_000 });
+  await firstRow;
   return page.evaluate(() => {
     const resources = performance.getEntriesByType("resource") as PerformanceResourceTiming[];
     const end = (matches: (name: string) => boolean) =>
@@ -74,6 +82,7 @@ export async function measureOpenThread(
   browser: Browser,
   rig: RigState,
   runs = 5,
+  { warm: measureWarm = true }: { warm?: boolean } = {},
 ): Promise<OpenThreadResult> {
   const url = `${rig.baseURL}${rig.seededThreadPath}`;
   const cold: OpenRun[] = [];
@@ -84,6 +93,13 @@ export async function measureOpenThread(
     await context.close();
   }
   const warm: OpenRun[] = [];
+  if (!measureWarm)
+    return {
+      cold,
+      warm,
+      coldMedian: median(cold.map((run) => run.firstRow)),
+      warmMedian: Number.NaN,
+    };
   const context = await newPerfContext(browser);
   await context.addInitScript(recordFirstRow);
   const page = await context.newPage();

@@ -1,6 +1,6 @@
 import type { AssistantCitation } from "@app/citations";
 import { Link, useLocation } from "@tanstack/react-router";
-import { lazy, memo, Suspense, useCallback, useEffect, useMemo, useRef } from "react";
+import { lazy, memo, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import {
   AssistantCitationSource,
   AssistantCitationWarning,
@@ -18,6 +18,7 @@ import { useAssistantCitationTarget } from "../citations/useAssistantCitationTar
 import { useAssistantSelectionToolbar } from "../citations/useAssistantSelectionToolbar.tsx";
 import type { ComposerHandle } from "../composer/Composer.tsx";
 import { Timeline, type TimelineHandle } from "../timeline/Timeline.tsx";
+import { useIdleOnce } from "./useIdleOnce.ts";
 import { useThread } from "./useThread.ts";
 
 // The composer (Lexical) loads as its own chunk so the timeline is not waiting on its code, and
@@ -37,6 +38,22 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
   const { send } = thread;
   const surfaceRef = useRef<HTMLDivElement>(null);
   const composerRef = useRef<ComposerHandle>(null);
+
+  // The composer (its chunk and Lexical setup) waits until the timeline has laid out its first
+  // rows and the browser is idle, so opening a long thread shows messages first. A thread with
+  // no messages, or one that failed to load, gets it at once; a safety timer covers a list that
+  // never reports its layout.
+  const [timelineLaidOut, setTimelineLaidOut] = useState(false);
+  const onTimelineLoad = useCallback(() => setTimelineLaidOut(true), []);
+  const loaded = load.status !== "loading";
+  useEffect(() => {
+    if (!loaded) return;
+    const timer = setTimeout(onTimelineLoad, 1500);
+    return () => clearTimeout(timer);
+  }, [loaded, onTimelineLoad]);
+  const composerReady = useIdleOnce(
+    loaded && (timelineLaidOut || load.status === "error" || state.order.length === 0),
+  );
 
   // Cite in composer: the link goes in at the last composer cursor and the comment editor opens
   // once beside the cited text (the range is transient, never part of the citation).
@@ -182,6 +199,7 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
               olderLoading={thread.olderLoading}
               olderError={thread.olderError}
               onLoadOlder={onLoadOlder}
+              onLoad={onTimelineLoad}
               positioning={target.positioning}
               {...(target.pinnedMessageIds ? { pinnedMessageIds: target.pinnedMessageIds } : {})}
               {...(target.dataVersion !== undefined ? { dataVersion: target.dataVersion } : {})}
@@ -191,8 +209,8 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
       </AssistantCitationNavigationContext.Provider>
 
       <div className="thread-view__composer">
-        {/* Mounted once the thread has loaded, so its code and editor setup never delay the first messages. */}
-        {load.status === "loading" ? (
+        {/* Mounted after the first messages (see composerReady), so it never delays them. */}
+        {!composerReady ? (
           <div className="composer-placeholder-box" aria-hidden="true" />
         ) : (
           <Suspense fallback={<div className="composer-placeholder-box" aria-hidden="true" />}>

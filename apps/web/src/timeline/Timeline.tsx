@@ -55,6 +55,8 @@ export type TimelineProps = {
   olderLoading: boolean;
   olderError: ApiError | null;
   onLoadOlder(): void;
+  /** Called once the list has laid out and positioned its first rows. */
+  onLoad?: () => void;
   /**
    * While true (a citation target is being positioned), the list does not scroll to the end on
    * its own and does not keep the end pinned, so a programmatic position is not overridden.
@@ -128,6 +130,7 @@ export const Timeline = memo(function Timeline({
   olderLoading,
   olderError,
   onLoadOlder,
+  onLoad,
   positioning = false,
   pinnedMessageIds,
   dataVersion,
@@ -282,7 +285,7 @@ export const Timeline = memo(function Timeline({
           keyExtractor={keyExtractor}
           getItemType={getItemType}
           renderItem={renderItem}
-          estimatedItemSize={140}
+          estimatedItemSize={300}
           drawDistance={600}
           initialScrollAtEnd={!positioning}
           alignItemsAtEnd
@@ -290,6 +293,7 @@ export const Timeline = memo(function Timeline({
           maintainScrollAtEndThreshold={0.1}
           maintainVisibleContentPosition={positioning ? false : { data: true, size: true }}
           onStartReached={onStartReached}
+          {...(onLoad ? { onLoad } : {})}
           onStartReachedThreshold={0.6}
           ListHeaderComponent={header}
           ListEmptyComponent={

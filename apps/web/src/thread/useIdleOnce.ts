@@ -1,0 +1,28 @@
+import { useEffect, useState } from "react";
+
+type IdleScheduler = (callback: () => void, timeoutMs: number) => () => void;
+
+const scheduleIdle: IdleScheduler =
+  typeof window !== "undefined" && "requestIdleCallback" in window
+    ? (callback, timeoutMs) => {
+        const handle = window.requestIdleCallback(callback, { timeout: timeoutMs });
+        return () => window.cancelIdleCallback(handle);
+      }
+    : (callback) => {
+        const handle = setTimeout(callback, 0);
+        return () => clearTimeout(handle);
+      };
+
+/**
+ * False until `ready` has been true and the browser then had an idle moment (at most
+ * `timeoutMs` later); true from then on. Used to start work that must not compete with the
+ * first paint of more important content, such as loading and mounting the composer.
+ */
+export function useIdleOnce(ready: boolean, timeoutMs = 500): boolean {
+  const [done, setDone] = useState(false);
+  useEffect(() => {
+    if (!ready || done) return;
+    return scheduleIdle(() => setDone(true), timeoutMs);
+  }, [ready, done, timeoutMs]);
+  return done;
+}
