@@ -1,20 +1,24 @@
 import { ASSISTANT_CITATION_HREF_PREFIX, ASSISTANT_CITATION_MAX_HREF_LENGTH } from "./constants.ts";
-import { type AssistantCitation, AssistantCitationSchema } from "./schema.ts";
+import { decodeUriComponentOrNull } from "./percentDecode.ts";
+import {
+  type AssistantCitation,
+  AssistantCitationSchema,
+  satisfiesAssistantCitationLimits,
+} from "./schema.ts";
 
 /** Query keys in the order the formatter writes them; `comment` comes last and only when present. */
 const QUERY_KEYS = ["text", "start", "end", "prefix", "suffix", "comment"] as const;
 type QueryKey = (typeof QUERY_KEYS)[number];
 
-const isQueryKey = (key: string): key is QueryKey =>
-  key === "text" ||
-  key === "start" ||
-  key === "end" ||
-  key === "prefix" ||
-  key === "suffix" ||
-  key === "comment";
-
 /** `start`/`end` on the wire: 1-16 plain ASCII digits (leading zeros allowed). */
-const OFFSET_PATTERN = /^[0-9]{1,16}$/;
+function isOffset(value: string): boolean {
+  if (value.length < 1 || value.length > 16) return false;
+  for (let index = 0; index < value.length; index++) {
+    const unit = value.charCodeAt(index);
+    if (unit < 0x30 || unit > 0x39) return false;
+  }
+  return true;
+}
 
 const HEX = "0123456789ABCDEF";
 const percentByte = (char: string): string => {
@@ -42,15 +46,6 @@ function encodeFormComponent(value: string): string {
   return encodeURIComponent(value).replace(/%20|[!'()~]/g, (match) =>
     match === "%20" ? "+" : percentByte(match),
   );
-}
-
-/**
- * Percent-decodes a form component (`+` is a space). Throws `URIError` on malformed
- * percent-encoding or UTF-8; the parser catches it once per href.
- */
-function decodeFormComponent(value: string): string {
-  if (!value.includes("%") && !value.includes("+")) return value;
-  return decodeURIComponent(value.replaceAll("+", " "));
 }
 
 function describeIssues(error: {
@@ -118,40 +113,59 @@ export function parseAssistantCitationHref(href: string): AssistantCitation | nu
   if (!href.startsWith(ASSISTANT_CITATION_HREF_PREFIX)) return null;
   if (href.includes("#")) return null;
 
-  const queryStart = href.indexOf("?", ASSISTANT_CITATION_HREF_PREFIX.length);
+  const pathStart = ASSISTANT_CITATION_HREF_PREFIX.length;
+  const queryStart = href.indexOf("?", pathStart);
   if (queryStart < 0) return null;
 
-  const segments = href.slice(ASSISTANT_CITATION_HREF_PREFIX.length, queryStart).split("/");
-  if (segments.length !== 3) return null;
+  // Exactly three path segments: two `/` before the query and no third.
+  const slash1 = href.indexOf("/", pathStart);
+  if (slash1 < 0 || slash1 > queryStart) return null;
+  const slash2 = href.indexOf("/", slash1 + 1);
+  if (slash2 < 0 || slash2 > queryStart) return null;
+  const slash3 = href.indexOf("/", slash2 + 1);
+  if (slash3 >= 0 && slash3 < queryStart) return null;
   // A literal dot segment would be removed by URL normalization; the formatter writes `%2E`.
-  if (segments.some((segment) => segment === "." || segment === "..")) return null;
+  if (
+    isDotSegment(href, pathStart, slash1) ||
+    isDotSegment(href, slash1 + 1, slash2) ||
+    isDotSegment(href, slash2 + 1, queryStart)
+  ) {
+    return null;
+  }
+  // Path segments keep `+` as a plus; only the query is form-encoded. `null` means malformed
+  // percent-encoding or UTF-8, here and in the query.
+  const environmentId = decodeUriComponentOrNull(href.slice(pathStart, slash1), false);
+  const threadId = decodeUriComponentOrNull(href.slice(slash1 + 1, slash2), false);
+  const messageId = decodeUriComponentOrNull(href.slice(slash2 + 1, queryStart), false);
+  if (environmentId === null || threadId === null || messageId === null) return null;
 
-  const values: Partial<Record<QueryKey, string>> = {};
-  const ids: string[] = [];
-  try {
-    // Path segments keep `+` as a plus; only the query is form-encoded.
-    for (const segment of segments) ids.push(decodeURIComponent(segment));
-    for (const part of href.slice(queryStart + 1).split("&")) {
-      const equals = part.indexOf("=");
-      if (equals < 0) return null; // also rejects empty `&&` parts
-      const key = decodeFormComponent(part.slice(0, equals));
-      if (!isQueryKey(key) || values[key] !== undefined) return null;
-      values[key] = decodeFormComponent(part.slice(equals + 1));
-    }
-  } catch {
-    return null; // malformed percent-encoding or UTF-8 in the path or the query
+  // Decoded values in `QUERY_KEYS` order. Parts are split at every `&`; a seventh part is always
+  // unknown or a duplicate, so this loop runs at most seven times and the parse stays linear.
+  const values: Array<string | undefined> = QUERY_KEYS.map(() => undefined);
+  for (let partStart = queryStart + 1; partStart <= href.length; ) {
+    let partEnd = href.indexOf("&", partStart);
+    if (partEnd < 0) partEnd = href.length;
+    const equals = href.indexOf("=", partStart);
+    if (equals < 0 || equals > partEnd) return null; // also rejects empty `&&` parts
+    const key = decodeUriComponentOrNull(href.slice(partStart, equals), true);
+    const slot = key === null ? -1 : QUERY_KEYS.indexOf(key as QueryKey);
+    if (slot < 0 || values[slot] !== undefined) return null;
+    const value = decodeUriComponentOrNull(href.slice(equals + 1, partEnd), true);
+    if (value === null) return null;
+    values[slot] = value;
+    partStart = partEnd + 1;
   }
 
-  const { text, start, end, prefix, suffix, comment } = values;
+  const [text, start, end, prefix, suffix, comment] = values;
   if (text === undefined || prefix === undefined || suffix === undefined) return null;
   if (start === undefined || end === undefined) return null;
-  if (!OFFSET_PATTERN.test(start) || !OFFSET_PATTERN.test(end)) return null;
+  if (!isOffset(start) || !isOffset(end)) return null;
 
-  const candidate: Record<string, unknown> = {
+  const candidate: AssistantCitation = {
     version: 1,
-    environmentId: ids[0],
-    threadId: ids[1],
-    messageId: ids[2],
+    environmentId,
+    threadId,
+    messageId,
     text,
     start: Number(start),
     end: Number(end),
@@ -159,6 +173,13 @@ export function parseAssistantCitationHref(href: string): AssistantCitation | nu
     suffix,
   };
   if (comment !== undefined) candidate.comment = comment;
-  const result = AssistantCitationSchema.safeParse(candidate);
-  return result.success ? result.data : null;
+  // Same verdict as `AssistantCitationSchema.safeParse(candidate).success`, without zod's cost.
+  return satisfiesAssistantCitationLimits(candidate) ? candidate : null;
+}
+
+/** True when `href.slice(start, end)` is exactly `.` or `..`. */
+function isDotSegment(href: string, start: number, end: number): boolean {
+  const length = end - start;
+  if (length !== 1 && length !== 2) return false;
+  return href.charCodeAt(start) === 0x2e && href.charCodeAt(end - 1) === 0x2e;
 }
