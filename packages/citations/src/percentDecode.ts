@@ -8,11 +8,15 @@ import { isWellFormedUtf16 } from "./schema.ts";
  * (V8 builds the result piece by piece), and `decodeURIComponent` reports malformed input by
  * throwing. Here `TextEncoder#encodeInto` copies the value into a reusable byte buffer, one
  * loop decodes `+` and `%XX` in place while validating the UTF-8, and `TextDecoder` makes the
- * string. That is about 3x faster on typical quotes. The result follows the ECMAScript `Decode`
- * algorithm exactly; the tests compare it with `decodeURIComponent` on random input.
+ * string: about 2.5x faster than the built-ins on the benchmark quotes. The result follows the
+ * ECMAScript `Decode` algorithm exactly; the tests compare it with `decodeURIComponent` on
+ * random input.
  */
 
-/** Reused buffer: the UTF-8 of the value, decoded in place (the output is never longer). */
+/**
+ * Reused buffer: the UTF-8 of the value, decoded in place (the output is never longer). It keeps
+ * the size of the longest value seen, at most about 480 KB for a 160,000-character href.
+ */
 let bytes = new Uint8Array(4096);
 
 const encoder = new TextEncoder();
