@@ -5,40 +5,19 @@
  * rows are usually parsed before they scroll into view.
  */
 import type { ReactElement } from "react";
-import Markdown, { type Options } from "react-markdown";
-import remarkGfm from "remark-gfm";
-import { chatMarkdownComponents } from "./chatMarkdownComponents.tsx";
-import { rehypeSourceOffsets } from "./rehypeSourceOffsets.ts";
-import { remarkPromptTokens } from "./remarkPromptTokens.ts";
-import { markdownUrlTransform } from "./safeHref.ts";
+import { type MarkdownFlavor, markdownBlockKey, parseMarkdownBlock } from "./markdownParse.ts";
+import { renderMarkdownTree } from "./markdownRender.ts";
 import { splitMarkdownBlocks } from "./splitMarkdownBlocks.ts";
 
-/**
- * `assistant`: model output. `user`: a sent prompt, where `@path` mentions and `$skill` tokens
- * are shown as inline tokens like the composer's chips.
- */
-export type MarkdownFlavor = "assistant" | "user";
+export { type MarkdownFlavor, markdownBlockKey } from "./markdownParse.ts";
 
-const remarkPlugins: Record<MarkdownFlavor, Options["remarkPlugins"]> = {
-  assistant: [remarkGfm],
-  user: [remarkGfm, remarkPromptTokens],
-};
-
-/** Parses and renders one block (react-markdown's synchronous Markdown uses no hooks). */
+/** Parses and renders one block. */
 export function renderMarkdownBlock(
   source: string,
   offset: number,
   flavor: MarkdownFlavor,
 ): ReactElement {
-  return Markdown({
-    children: source,
-    remarkPlugins: remarkPlugins[flavor],
-    rehypePlugins: [[rehypeSourceOffsets, { offset }]],
-    components: chatMarkdownComponents,
-    urlTransform: markdownUrlTransform,
-    // Raw HTML is never interpreted: react-markdown (without rehype-raw) shows it as text.
-    skipHtml: false,
-  });
+  return renderMarkdownTree(parseMarkdownBlock(source, offset, flavor));
 }
 
 /** Rendered elements of finished blocks, least recently used first. */
@@ -51,7 +30,7 @@ export function isMarkdownBlockCached(
   offset: number,
   flavor: MarkdownFlavor,
 ): boolean {
-  return blockCache.has(`${flavor}\u0000${offset}\u0000${source}`);
+  return blockCache.has(markdownBlockKey(source, offset, flavor));
 }
 
 /** The rendered block from the cache, parsing it on a miss. */
@@ -60,7 +39,7 @@ export function cachedMarkdownBlock(
   offset: number,
   flavor: MarkdownFlavor,
 ): ReactElement {
-  const key = `${flavor}\u0000${offset}\u0000${source}`;
+  const key = markdownBlockKey(source, offset, flavor);
   const hit = blockCache.get(key);
   if (hit !== undefined) {
     blockCache.delete(key);

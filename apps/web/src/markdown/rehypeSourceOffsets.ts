@@ -35,6 +35,11 @@ export const SOURCE_MAPPED_TAGS: ReadonlySet<string> = new Set([
 /** Options: `offset` is where the rendered chunk starts in the full message text. */
 export type SourceOffsetOptions = { offset: number };
 
+/** Stamps `tree` in place (the plugin's transform, callable without a processor). */
+export function stampSourceOffsets(tree: HastNode, offset: number): void {
+  stamp(tree, offset);
+}
+
 function stamp(node: HastNode, offset: number): void {
   if (node.type === "element" && node.tagName && SOURCE_MAPPED_TAGS.has(node.tagName)) {
     const start = node.position?.start.offset;
