@@ -41,7 +41,7 @@ for (const [name, cases] of groups) {
   const baseline = [...cases].find(([caseName]) => caseName.startsWith("baseline"))?.[1];
   for (const [caseName, median] of cases) {
     const ratio =
-      baseline !== undefined && !caseName.startsWith("baseline")
+      baseline !== undefined && !caseName.startsWith("baseline") && !caseName.startsWith("floor")
         ? `${(baseline / median).toFixed(1)}x`
         : "";
     console.log(`| ${name} | ${caseName} | ${ms(median)} | ${ratio} |`);

@@ -68,12 +68,13 @@ export function replaceAssistantCitations(
 ): string {
   const links = collectAssistantCitations(text);
   if (links.length === 0) return text;
-  const parts: string[] = [];
+  // Concatenation (a V8 rope) rather than `join`: the one flat copy of a large result is made
+  // when a consumer first reads it, as for expandAssistantCitationsForProvider.
+  let result = "";
   let cursor = 0;
   links.forEach((link, index) => {
-    parts.push(text.slice(cursor, link.start), replace(link, index, links));
+    result += text.slice(cursor, link.start) + replace(link, index, links);
     cursor = link.end;
   });
-  parts.push(text.slice(cursor));
-  return parts.join("");
+  return result + text.slice(cursor);
 }
