@@ -57,6 +57,17 @@ function scrollRangeIntoView(scroller: HTMLElement | null, range: Range, instant
   });
 }
 
+/** When the revealed text is checked again (ms after the first scroll). */
+const FOLLOW_UP_DELAYS_MS = [700, 1300, 2000];
+
+/** True when no part of the range is inside the scroller's visible box. */
+function isOutOfView(range: Range, scroller: HTMLElement): boolean {
+  if (typeof range.getBoundingClientRect !== "function") return false;
+  const rect = range.getBoundingClientRect();
+  const box = scroller.getBoundingClientRect();
+  return rect.bottom <= box.top || rect.top >= box.bottom;
+}
+
 /**
  * Reveals a cited source once its row is mounted: resolves the DOM range of the quote, scrolls
  * it into view (smoothly, or instantly under reduced motion) and pulses only that text through
@@ -119,6 +130,33 @@ export function AssistantCitationSource({
       highlight.update(resolved.range);
     };
 
+    // Rows around the source may still be measured after the first scroll (their estimated
+    // heights become real ones) and push the text out of view: look again a few times and
+    // bring it back, unless the reader has started to scroll or type meanwhile.
+    const followUps: ReturnType<typeof setTimeout>[] = [];
+    let readerMoved = false;
+    const onReaderMove = () => {
+      readerMoved = true;
+    };
+    const followUp = () => {
+      for (const delay of FOLLOW_UP_DELAYS_MS) {
+        followUps.push(
+          setTimeout(() => {
+            const scroller = latest.current.getScrollElement();
+            if (disposed || readerMoved || !scroller || !currentRange || !isLive(currentRange)) {
+              return;
+            }
+            if (isOutOfView(currentRange, scroller)) {
+              scrollRangeIntoView(scroller, currentRange, true);
+            }
+          }, delay),
+        );
+      }
+    };
+    window.addEventListener("wheel", onReaderMove, { passive: true });
+    window.addEventListener("touchmove", onReaderMove, { passive: true });
+    window.addEventListener("keydown", onReaderMove);
+
     let currentRange: Range | null = null;
     const reveal = (body: Element) => {
       const resolved = resolveAssistantCitationRange(body, citation);
@@ -126,6 +164,7 @@ export function AssistantCitationSource({
       if (resolved.status === "ambiguous") return settle(CITATION_WARNINGS.ambiguous);
       currentRange = resolved.range;
       scrollRangeIntoView(latest.current.getScrollElement(), resolved.range, reduced);
+      followUp();
       settle(null);
       if (clock.finished) return;
       if (clock.startedAt === null) clock.startedAt = performance.now();
@@ -156,6 +195,10 @@ export function AssistantCitationSource({
     document.addEventListener("keydown", onKeyDown);
     return () => {
       disposed = true;
+      for (const timer of followUps) clearTimeout(timer);
+      window.removeEventListener("wheel", onReaderMove);
+      window.removeEventListener("touchmove", onReaderMove);
+      window.removeEventListener("keydown", onReaderMove);
       document.removeEventListener("keydown", onKeyDown);
       // Unmounting pauses nothing: the clock keeps running, a remount resumes what is left.
       stopHighlight(false);
