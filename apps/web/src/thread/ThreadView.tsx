@@ -27,6 +27,21 @@ const StableComposer = memo(
   lazy(() => import("../composer/Composer.tsx").then((module) => ({ default: module.Composer }))),
 );
 
+/**
+ * Holds the composer's place until it mounts, with the same box sizes (an empty input and a row
+ * with one button), so the timeline above does not change height when the composer arrives.
+ */
+function ComposerPlaceholder() {
+  return (
+    <div className="composer-placeholder-box" aria-hidden="true">
+      <div className="composer-placeholder-box__input" />
+      <div className="composer-placeholder-box__actions">
+        <span className="composer-placeholder-box__button">Send</span>
+      </div>
+    </div>
+  );
+}
+
 /** Props of {@link ThreadView}. */
 export type ThreadViewProps = { environmentId: string; threadId: string };
 
@@ -211,9 +226,9 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
       <div className="thread-view__composer">
         {/* Mounted after the first messages (see composerReady), so it never delays them. */}
         {!composerReady ? (
-          <div className="composer-placeholder-box" aria-hidden="true" />
+          <ComposerPlaceholder />
         ) : (
-          <Suspense fallback={<div className="composer-placeholder-box" aria-hidden="true" />}>
+          <Suspense fallback={<ComposerPlaceholder />}>
             <StableComposer
               ref={composerRef}
               threadId={threadId}
