@@ -34,13 +34,17 @@ export interface OpenThreadResult {
   warmMedian: number;
 }
 
-/** Installed with addInitScript: records performance.now() when the first row appears. */
-function recordFirstRow(): void {
-  const w = window as unknown as { __perfFirstRow?: number };
+/**
+ * Installed with addInitScript: records performance.now() when the first row appears (and how
+ * many rows that first render mounted).
+ */
+export function recordFirstRow(): void {
+  const w = window as unknown as { __perfFirstRow?: number; __perfRowsAtFirst?: number };
   const observer = new MutationObserver(() => {
     if (w.__perfFirstRow === undefined && document.querySelector("[data-message-id]")) {
       w.__perfFirstRow = performance.now();
       observer.disconnect();
+      w.__perfRowsAtFirst = document.querySelectorAll("[data-message-id]").length;
       // Reported through the console, which needs no script of Playwright's in the page: its
       // injected helper (used by waitForFunction) would otherwise run on the main thread
       // during the very load being measured.
@@ -50,11 +54,16 @@ function recordFirstRow(): void {
   observer.observe(document, { childList: true, subtree: true });
 }
 
-async function openOnce(page: Page, url: string): Promise<OpenRun> {
-  const firstRow = page.waitForEvent("console", {
+/** Resolves when {@link recordFirstRow} reports the first row; call it before navigating. */
+export function waitForFirstRow(page: Page): Promise<unknown> {
+  return page.waitForEvent("console", {
     predicate: (message) => message.text() === "perf:first-row",
     timeout: 30_000,
   });
+}
+
+async function openOnce(page: Page, url: string): Promise<OpenRun> {
+  const firstRow = waitForFirstRow(page);
   await page.goto(url);
   await firstRow;
   return page.evaluate(() => {

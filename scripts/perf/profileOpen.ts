@@ -5,6 +5,7 @@
  *
  *   pnpm --filter @app/web build && pnpm exec tsx scripts/perf/profileOpen.ts
  */
+import { recordFirstRow, waitForFirstRow } from "./openThread.ts";
 import { launchChromium, newPerfContext, startPerfServer } from "./rig.ts";
 
 interface ProfileNode {
@@ -79,23 +80,14 @@ async function main(): Promise<void> {
   const browser = await launchChromium();
   try {
     const context = await newPerfContext(browser);
+    await context.addInitScript(recordFirstRow);
     await context.addInitScript(() => {
-      const w = window as unknown as { __perfFirstRow?: number; __longTasks: number[][] };
+      const w = window as unknown as { __longTasks: number[][] };
       w.__longTasks = [];
       new PerformanceObserver((list) => {
         for (const entry of list.getEntries())
           w.__longTasks.push([entry.startTime, entry.duration]);
       }).observe({ type: "longtask", buffered: true });
-      const observer = new MutationObserver(() => {
-        if (w.__perfFirstRow === undefined && document.querySelector("[data-message-id]")) {
-          w.__perfFirstRow = performance.now();
-          observer.disconnect();
-          console.log("perf:first-row");
-          (window as unknown as { __perfRowsAtFirst: number }).__perfRowsAtFirst =
-            document.querySelectorAll("[data-message-id]").length;
-        }
-      });
-      observer.observe(document, { childList: true, subtree: true });
     });
     const page = await context.newPage();
     if (process.argv.includes("--trace")) {
@@ -108,9 +100,7 @@ async function main(): Promise<void> {
           "disabled-by-default-v8.compile",
         ],
       });
-      const shown = page.waitForEvent("console", {
-        predicate: (m) => m.text() === "perf:first-row",
-      });
+      const shown = waitForFirstRow(page);
       await page.goto(`${server.state.baseURL}${server.state.seededThreadPath}`);
       await shown;
       const firstRow = await page.evaluate(
@@ -124,7 +114,7 @@ async function main(): Promise<void> {
     await cdp.send("Profiler.enable");
     await cdp.send("Profiler.setSamplingInterval", { interval: 200 });
     await cdp.send("Profiler.start");
-    const shown = page.waitForEvent("console", { predicate: (m) => m.text() === "perf:first-row" });
+    const shown = waitForFirstRow(page);
     const stopAtDcl = process.env.STOP_AT === "dcl";
     await page.goto(`${server.state.baseURL}${server.state.seededThreadPath}`, {
       waitUntil: stopAtDcl ? "domcontentloaded" : "load",

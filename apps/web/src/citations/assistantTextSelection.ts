@@ -23,6 +23,7 @@ import {
   isRenderedTextNode,
   streamRangeToDomRange,
 } from "./renderedTextStream.ts";
+import { selectionRange } from "./selectionRange.ts";
 
 export {
   buildRenderedTextStream,
@@ -90,22 +91,9 @@ const reject = (
   message: string,
 ): AssistantTextSelectionRejection => ({ citation: null, reason, message });
 
-/** The one range a selection stands for: from the first range's start to the last one's end. */
+/** The range to cite: the selection's one range (see selectionRange), or the range itself. */
 function rangeOf(selection: Selection | Range): Range | null {
-  if (!("rangeCount" in selection)) return selection;
-  if (selection.rangeCount === 0) return null;
-  const range = selection.getRangeAt(0).cloneRange();
-  // Firefox keeps one range per selected table cell; cite them as one span.
-  for (let i = 1; i < selection.rangeCount; i++) {
-    const next = selection.getRangeAt(i);
-    if (range.compareBoundaryPoints(Range.START_TO_START, next) > 0) {
-      range.setStart(next.startContainer, next.startOffset);
-    }
-    if (range.compareBoundaryPoints(Range.END_TO_END, next) < 0) {
-      range.setEnd(next.endContainer, next.endOffset);
-    }
-  }
-  return range;
+  return "rangeCount" in selection ? selectionRange(selection) : selection;
 }
 
 /** The next node in tree order, optionally skipping `node`'s own descendants. */

@@ -19,6 +19,8 @@
  *   using the toolbar never dismisses it or replaces the range it was opened with.
  */
 
+import { selectionRange } from "./selectionRange.ts";
+
 /** The default repeat-click window, in milliseconds. */
 export const SELECTION_ACTIONS_REPEAT_CLICK_WINDOW_MS = 500;
 
@@ -66,20 +68,11 @@ const NAVIGATION_KEYS = new Set([
 const isSelectAll = (event: KeyboardEvent) =>
   (event.key === "a" || event.key === "A") && (event.ctrlKey || event.metaKey);
 
-/** The selection as one range: from the first range's start to the last one's end. */
+/** The selection as one range (see selectionRange), or null when nothing is selected. */
 function selectedRange(selection: Selection | null): Range | null {
-  if (!selection || selection.rangeCount === 0 || selection.isCollapsed) return null;
-  const range = selection.getRangeAt(0).cloneRange();
-  for (let i = 1; i < selection.rangeCount; i++) {
-    const next = selection.getRangeAt(i);
-    if (range.compareBoundaryPoints(Range.START_TO_START, next) > 0) {
-      range.setStart(next.startContainer, next.startOffset);
-    }
-    if (range.compareBoundaryPoints(Range.END_TO_END, next) < 0) {
-      range.setEnd(next.endContainer, next.endOffset);
-    }
-  }
-  return range.collapsed ? null : range;
+  if (!selection || selection.isCollapsed) return null;
+  const range = selectionRange(selection);
+  return range === null || range.collapsed ? null : range;
 }
 
 /**

@@ -5,11 +5,17 @@
  * rows are usually parsed before they scroll into view.
  */
 import type { ReactElement } from "react";
-import { type MarkdownFlavor, markdownBlockKey, parseMarkdownBlock } from "./markdownParse.ts";
+import { type IdleDeadlineLike, requestIdle } from "../ui/idle.ts";
+import { type MarkdownFlavor, parseMarkdownBlock } from "./markdownParse.ts";
 import { renderMarkdownTree } from "./markdownRender.ts";
 import { splitMarkdownBlocks } from "./splitMarkdownBlocks.ts";
 
-export { type MarkdownFlavor, markdownBlockKey } from "./markdownParse.ts";
+export type { MarkdownFlavor } from "./markdownParse.ts";
+
+/** The cache key of a block: the same text at another offset or flavor renders differently. */
+function markdownBlockKey(source: string, offset: number, flavor: MarkdownFlavor): string {
+  return `${flavor}\u0000${offset}\u0000${source}`;
+}
 
 /** Parses and renders one block. */
 export function renderMarkdownBlock(
@@ -59,12 +65,6 @@ export function cachedMarkdownBlock(
 const IDLE_RESERVE_MS = 3;
 const pending: { text: string; flavor: MarkdownFlavor }[] = [];
 let scheduled = false;
-
-type IdleDeadlineLike = { timeRemaining(): number };
-const requestIdle: (callback: (deadline: IdleDeadlineLike) => void) => void =
-  typeof window !== "undefined" && "requestIdleCallback" in window
-    ? (callback) => window.requestIdleCallback(callback)
-    : (callback) => setTimeout(() => callback({ timeRemaining: () => 8 }), 16);
 
 /** Blocks of the message being warmed, parsed one at a time so no slice runs long. */
 let currentBlocks: { source: string; start: number; flavor: MarkdownFlavor }[] = [];

@@ -25,11 +25,6 @@ import { markdownUrlTransform } from "./safeHref.ts";
  */
 export type MarkdownFlavor = "assistant" | "user";
 
-/** The cache key of a block: the same text at another offset or flavor renders differently. */
-export function markdownBlockKey(source: string, offset: number, flavor: MarkdownFlavor): string {
-  return `${flavor}\u0000${offset}\u0000${source}`;
-}
-
 // Raw HTML is kept as `raw` nodes here and turned into plain text below: never interpreted.
 const REMARK_REHYPE_OPTIONS = { allowDangerousHtml: true };
 

@@ -35,12 +35,8 @@ export const SOURCE_MAPPED_TAGS: ReadonlySet<string> = new Set([
 /** Options: `offset` is where the rendered chunk starts in the full message text. */
 export type SourceOffsetOptions = { offset: number };
 
-/** Stamps `tree` in place (the plugin's transform, callable without a processor). */
-export function stampSourceOffsets(tree: HastNode, offset: number): void {
-  stamp(tree, offset);
-}
-
-function stamp(node: HastNode, offset: number): void {
+/** Stamps `node` and its descendants in place (the plugin's transform, usable without one). */
+export function stampSourceOffsets(node: HastNode, offset: number): void {
   if (node.type === "element" && node.tagName && SOURCE_MAPPED_TAGS.has(node.tagName)) {
     const start = node.position?.start.offset;
     const end = node.position?.end.offset;
@@ -50,10 +46,10 @@ function stamp(node: HastNode, offset: number): void {
       node.properties.dataMdEnd = String(end + offset);
     }
   }
-  if (node.children) for (const child of node.children) stamp(child, offset);
+  if (node.children) for (const child of node.children) stampSourceOffsets(child, offset);
 }
 
 /** The plugin (`[rehypeSourceOffsets, { offset }]` in `rehypePlugins`). */
 export function rehypeSourceOffsets(options: SourceOffsetOptions) {
-  return (tree: HastNode) => stamp(tree, options.offset);
+  return (tree: HastNode) => stampSourceOffsets(tree, options.offset);
 }

@@ -1,17 +1,5 @@
 import { useEffect, useState } from "react";
-
-type IdleScheduler = (callback: () => void, timeoutMs: number) => () => void;
-
-const scheduleIdle: IdleScheduler =
-  typeof window !== "undefined" && "requestIdleCallback" in window
-    ? (callback, timeoutMs) => {
-        const handle = window.requestIdleCallback(callback, { timeout: timeoutMs });
-        return () => window.cancelIdleCallback(handle);
-      }
-    : (callback) => {
-        const handle = setTimeout(callback, 0);
-        return () => clearTimeout(handle);
-      };
+import { requestIdle } from "../ui/idle.ts";
 
 /**
  * False until `ready` has been true and the browser then had an idle moment (at most
@@ -22,7 +10,7 @@ export function useIdleOnce(ready: boolean, timeoutMs = 500): boolean {
   const [done, setDone] = useState(false);
   useEffect(() => {
     if (!ready || done) return;
-    return scheduleIdle(() => setDone(true), timeoutMs);
+    return requestIdle(() => setDone(true), timeoutMs);
   }, [ready, done, timeoutMs]);
   return done;
 }
