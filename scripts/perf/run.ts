@@ -11,11 +11,12 @@
 import { cpus } from "node:os";
 import { measureOpenThread, type OpenRun } from "./openThread.ts";
 import { launchChromium, startPerfServer } from "./rig.ts";
+import { GESTURE_SPEED_PX_S, measureScrollGesture } from "./scrollGesture.ts";
 import { measureScroll, SCROLL_STEP_PX } from "./scrollThread.ts";
 import { ms } from "./stats.ts";
 import { measureTyping } from "./typingChips.ts";
 
-const STEPS = ["open", "scroll", "typing"] as const;
+const STEPS = ["open", "scroll", "gesture", "typing"] as const;
 type Step = (typeof STEPS)[number];
 
 function parseOnly(argv: string[]): Set<Step> {
@@ -65,7 +66,14 @@ async function main(): Promise<void> {
       const scroll = await measureScroll(browser, server.state);
       json.scroll = scroll;
       report(
-        `| Scroll bottom to top (${SCROLL_STEP_PX} px per frame, ${scroll.seconds.toFixed(1)} s, ${scroll.pagesLoaded} older pages loaded${scroll.reachedBeginning ? "" : ", **did not reach the beginning**"}) | ${scroll.frames} frames; ${scroll.over16} over 16.7 ms; ${scroll.over50} over 50 ms; longest ${ms(scroll.longestFrame)}; p95 ${ms(scroll.p95Frame)}; renderer main-thread tasks over 50 ms: ${scroll.tasksOver50Wall} by wall time, ${scroll.tasksOver50Cpu} by CPU time (longest ${ms(scroll.longestTaskCpu)} CPU; ${scroll.rendererCpuSeconds.toFixed(1)} s CPU in all); ${scroll.longAnimationFrames} long animation frames${scroll.longAnimationFrames ? ` (longest ${ms(scroll.longestAnimationFrame)})` : ""} | no frame > 50 ms: ${pass(scroll.over50 === 0)} |`,
+        `| Scroll bottom to top (${SCROLL_STEP_PX} px per frame, ${scroll.seconds.toFixed(1)} s, ${scroll.pagesLoaded} older pages loaded${scroll.reachedBeginning ? "" : ", **did not reach the beginning**"}) | ${scroll.frames} frames; ${scroll.over16} over 16.7 ms; ${scroll.over34} over 34 ms; ${scroll.over50} over 50 ms; longest ${ms(scroll.longestFrame)}; p95 ${ms(scroll.p95Frame)}; renderer main-thread tasks over 50 ms: ${scroll.tasksOver50Wall} by wall time, ${scroll.tasksOver50Cpu} by CPU time (longest ${ms(scroll.longestTaskCpu)} CPU; ${scroll.rendererCpuSeconds.toFixed(1)} s CPU in all); ${scroll.longAnimationFrames} long animation frames${scroll.longAnimationFrames ? ` (longest ${ms(scroll.longestAnimationFrame)})` : ""} | no frame > 50 ms: ${pass(scroll.over50 === 0)} |`,
+      );
+    }
+    if (only.has("gesture")) {
+      const fling = await measureScrollGesture(browser, server.state);
+      json.gesture = fling;
+      report(
+        `| Scroll bottom to top with wheel input (CDP scroll gestures at ${GESTURE_SPEED_PX_S.toLocaleString("en")} px/s, ${fling.seconds.toFixed(1)} s, ${fling.pagesLoaded} older pages loaded${fling.reachedBeginning ? "" : ", **did not reach the beginning**"}) | ${fling.frames} frames; ${fling.over16} over 16.7 ms; ${fling.over34} over 34 ms; ${fling.over50} over 50 ms; longest ${ms(fling.longestFrame)}; p95 ${ms(fling.p95Frame)}; ${fling.longAnimationFrames} long animation frames${fling.longAnimationFrames ? ` (longest ${ms(fling.longestAnimationFrame)})` : ""} | no frame > 50 ms: ${pass(fling.over50 === 0)} |`,
       );
     }
     if (only.has("typing")) {

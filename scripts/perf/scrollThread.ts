@@ -22,6 +22,8 @@ export interface ScrollResult {
   frames: number;
   /** Frames whose rAF delta exceeded 16.7 ms (one missed vsync at 60 Hz). */
   over16: number;
+  /** Frames that missed two or more vsyncs (rAF delta over 34 ms): the tail just below the target. */
+  over34: number;
   /** Frames over 50 ms by rAF delta. */
   over50: number;
   longestFrame: number;
@@ -113,6 +115,7 @@ export async function measureScroll(browser: Browser, rig: RigState): Promise<Sc
   return {
     frames: deltas.length,
     over16: deltas.filter((d) => d > 16.7).length,
+    over34: deltas.filter((d) => d > 34).length,
     over50: deltas.filter((d) => d > 50).length,
     longestFrame: Math.max(...deltas),
     p95Frame: percentile(deltas, 95),

@@ -63,22 +63,48 @@ export function cachedMarkdownBlock(
 
 /** Idle-time budget left unused per slice, so input and animation frames stay responsive. */
 const IDLE_RESERVE_MS = 3;
+/** Room in an idle period (ms) in which any block is parsed, however long it is expected to take. */
+const LONG_IDLE_MS = 30;
 const pending: { text: string; flavor: MarkdownFlavor }[] = [];
 let scheduled = false;
 
 /** Blocks of the message being warmed, parsed one at a time so no slice runs long. */
 let currentBlocks: { source: string; start: number; flavor: MarkdownFlavor }[] = [];
 
+/**
+ * Recent parse cost in ms per 1,000 characters (a running average). A block is started only when
+ * the idle period has room for it: one slow block (a long table, say) must not run past the idle
+ * period into the next frame, which is what delays frames while a long thread scrolls.
+ */
+let msPerKiloChar = 0.5;
+
+/** Expected parse time of a block of `length` characters, in ms. */
+function expectedParseMs(length: number): number {
+  return (msPerKiloChar * length) / 1000;
+}
+
 function work(deadline: IdleDeadlineLike): void {
-  while (deadline.timeRemaining() > IDLE_RESERVE_MS) {
+  for (;;) {
     if (currentBlocks.length === 0) {
       const next = pending.shift();
       if (!next) break;
       currentBlocks = splitMarkdownBlocks(next.text).map((b) => ({ ...b, flavor: next.flavor }));
       continue;
     }
-    const block = currentBlocks.shift()!;
+    const block = currentBlocks[0]!;
+    // A block waits for an idle period it fits in. A block too long for any waits for a long
+    // one (the browser grants up to 50 ms when no frame is due), so it cannot stall the queue.
+    const room = deadline.timeRemaining() - IDLE_RESERVE_MS;
+    if (room <= 0) break;
+    if (expectedParseMs(block.source.length) > room && room < LONG_IDLE_MS) break;
+    currentBlocks.shift();
+    if (isMarkdownBlockCached(block.source, block.start, block.flavor)) continue;
+    const started = performance.now();
     cachedMarkdownBlock(block.source, block.start, block.flavor);
+    const took = performance.now() - started;
+    if (block.source.length >= 200) {
+      msPerKiloChar += ((took * 1000) / block.source.length - msPerKiloChar) * 0.2;
+    }
   }
   if (pending.length > 0 || currentBlocks.length > 0) requestIdle(work);
   else scheduled = false;

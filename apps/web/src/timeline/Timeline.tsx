@@ -24,7 +24,7 @@ import {
   TimelineActionsContext,
   TimelineRowView,
 } from "./TimelineRowView.tsx";
-import { buildTimelineRows, foldedTurnOf, type TimelineRow } from "./timelineRows.ts";
+import { buildTimelineRows, foldedTurnOf, rowSizeClass, type TimelineRow } from "./timelineRows.ts";
 
 /** Imperative API for callers that need to bring a message into view (citation navigation). */
 export type TimelineHandle = {
@@ -70,7 +70,6 @@ export type TimelineProps = {
 };
 
 const keyExtractor = (row: TimelineRow) => row.key;
-const getItemType = (row: TimelineRow) => row.kind;
 const renderItem = ({ item }: LegendListRenderItemProps<TimelineRow>) => (
   <TimelineRowView row={item} />
 );
@@ -283,7 +282,7 @@ export const Timeline = memo(function Timeline({
           contentContainerClassName="timeline__content"
           data={rows}
           keyExtractor={keyExtractor}
-          getItemType={getItemType}
+          getItemType={rowSizeClass}
           renderItem={renderItem}
           estimatedItemSize={300}
           drawDistance={600}

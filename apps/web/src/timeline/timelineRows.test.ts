@@ -4,6 +4,8 @@ import {
   buildTimelineRows,
   foldedTurnOf,
   foldLabel,
+  rowSizeClass,
+  type TimelineRow,
   type TimelineRowsInput,
 } from "./timelineRows.ts";
 
@@ -121,5 +123,58 @@ describe("buildTimelineRows", () => {
     expect(foldLabel(1, false)).toBe("Show 1 update");
     expect(foldLabel(3, false)).toBe("Show 3 updates");
     expect(foldLabel(3, true)).toBe("Hide updates");
+  });
+});
+
+describe("rowSizeClass", () => {
+  const row = (message: Message): TimelineRow => ({
+    kind: "message",
+    key: message.id,
+    message,
+    folded: false,
+  });
+  const withText = (
+    text: string,
+    role: Message["role"] = "assistant",
+    kind: Message["kind"] = "answer",
+  ) => ({
+    ...msg("m", "t1", role, kind, 1),
+    text,
+  });
+
+  it("classes other rows by their kind", () => {
+    expect(
+      rowSizeClass({ kind: "fold", key: "fold:t", turnId: "t", count: 2, expanded: false }),
+    ).toBe("fold");
+    expect(
+      rowSizeClass({ kind: "working", key: "working:t", turnId: "t", waitingForInput: false }),
+    ).toBe("working");
+  });
+
+  it("separates roles and kinds, so a prompt is not estimated at an answer's height", () => {
+    const text = "Same words";
+    const classes = new Set([
+      rowSizeClass(row(withText(text, "user", "prompt"))),
+      rowSizeClass(row(withText(text, "assistant", "answer"))),
+      rowSizeClass(row(withText(text, "assistant", "progress"))),
+    ]);
+    expect(classes.size).toBe(3);
+  });
+
+  it("groups texts by rough line count in half-octave steps", () => {
+    const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i}`).join("\n");
+    expect(rowSizeClass(row(withText(lines(10))))).toBe(rowSizeClass(row(withText(lines(11)))));
+    expect(rowSizeClass(row(withText(lines(10))))).not.toBe(rowSizeClass(row(withText(lines(20)))));
+    // A long paragraph wraps: it counts as the lines it fills, not as one.
+    expect(rowSizeClass(row(withText("x".repeat(90 * 20))))).toBe(
+      rowSizeClass(row(withText(lines(20)))),
+    );
+    expect(rowSizeClass(row(withText("")))).toBe(rowSizeClass(row(withText("one line"))));
+  });
+
+  it("gives a streaming message one class while it grows", () => {
+    const streaming = { ...withText("a"), status: "streaming" as const };
+    const longer = { ...streaming, text: "a\n".repeat(50) };
+    expect(rowSizeClass(row(streaming))).toBe(rowSizeClass(row(longer)));
   });
 });

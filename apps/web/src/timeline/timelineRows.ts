@@ -154,3 +154,35 @@ export function foldLabel(count: number, expanded: boolean): string {
   if (expanded) return "Hide updates";
   return `Show ${count} ${count === 1 ? "update" : "updates"}`;
 }
+
+/** Characters per rendered line assumed by {@link rowSizeClass} (the content column fits ~90). */
+const CHARS_PER_LINE = 90;
+const sizeClasses = new WeakMap<Message, string>();
+
+/**
+ * The row's item type for the virtual list, which keeps one running average of measured height
+ * per type and uses it as the estimate for rows not yet measured. Messages are classed by role,
+ * kind and a rough line count in half-octave steps, so a short prompt is not estimated at an
+ * answer's height: a close estimate means rows that scroll in and get measured barely move the
+ * rows already on screen (each such move repaints the whole viewport).
+ */
+export function rowSizeClass(row: TimelineRow): string {
+  if (row.kind !== "message") return row.kind;
+  const { message } = row;
+  // Streaming text grows: class it by its final shape later, not by every chunk.
+  if (message.status === "streaming") return `${message.role}:${message.kind}:streaming`;
+  const cached = sizeClasses.get(message);
+  if (cached !== undefined) return cached;
+  let lines = 0;
+  let start = 0;
+  const { text } = message;
+  while (start <= text.length) {
+    let end = text.indexOf("\n", start);
+    if (end === -1) end = text.length;
+    lines += Math.max(1, Math.ceil((end - start) / CHARS_PER_LINE));
+    start = end + 1;
+  }
+  const sizeClass = `${message.role}:${message.kind}:${Math.round(2 * Math.log2(lines))}`;
+  sizeClasses.set(message, sizeClass);
+  return sizeClass;
+}
