@@ -153,7 +153,10 @@ function summarizeProfile(profile: Profile): void {
       if (current && clock - current.end > 2000) current = null;
       return;
     }
-    if (!current) stretches.push((current = { start: clock, end: clock, samples: [] }));
+    if (!current) {
+      current = { start: clock, end: clock, samples: [] };
+      stretches.push(current);
+    }
     current.end = clock;
     current.samples.push(i);
   });
