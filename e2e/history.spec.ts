@@ -93,3 +93,34 @@ test("an older page loads above the rows in view without moving them", async ({ 
     .poll(async () => Math.abs(((await row.boundingBox())?.y ?? Number.NaN) - anchor.y))
     .toBeLessThanOrEqual(2);
 });
+
+test("rows reused while flinging through history show their own message", async ({ page, rig }) => {
+  await page.goto(rig.seededThreadPath);
+  await expect(page.getByText(`Answer ${rig.seededTurns} looks at`)).toBeVisible();
+  const scroller = await timelineScroller(page);
+  // A fast fling upwards: the list reuses row elements for the messages scrolling in.
+  await scroller.evaluate(async (el) => {
+    for (let frame = 0; frame < 120; frame++) {
+      el.scrollTop = Math.max(0, el.scrollTop - 600);
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+    }
+  });
+  await page.waitForTimeout(500);
+  // Each answer on screen follows its own prompt, and its code and table are its own.
+  const pairs = await page.locator("[data-message-id]").evaluateAll((rows) =>
+    rows.map((row) => ({
+      role: row.getAttribute("data-role"),
+      turn: /^(?:Turn|Answer) (\d+)/.exec(row.textContent ?? "")?.[1] ?? null,
+      code: /const turn(\d+) =/.exec(row.textContent ?? "")?.[1] ?? null,
+    })),
+  );
+  const answers = pairs.filter((row) => row.role === "assistant" && row.turn !== null);
+  expect(answers.length).toBeGreaterThan(0);
+  for (const answer of answers) expect(answer.code).toBe(answer.turn);
+  for (let i = 1; i < pairs.length; i++) {
+    const [prev, cur] = [pairs[i - 1]!, pairs[i]!];
+    if (cur.role === "assistant" && prev.role === "user" && cur.turn && prev.turn) {
+      expect(cur.turn).toBe(prev.turn);
+    }
+  }
+});

@@ -126,6 +126,54 @@ describe("AssistantCitationSource (no Highlight API: owned selection fallback)",
     expect(row().getAttribute("data-citation-highlighted")).toBe("true");
   });
 
+  it("takes the highlight off while its row shows another message, and restores it", async () => {
+    // The timeline reuses a row's elements for another message when it scrolls away.
+    function ReusedRow({ id, text }: { id: string; text: string }) {
+      return (
+        <article data-message-id={id}>
+          <div data-assistant-citation-source={id}>
+            <p>{text}</p>
+          </div>
+        </article>
+      );
+    }
+    const onSettled = vi.fn();
+    const source = (
+      <AssistantCitationSource
+        citation={citationFor("beta", { start: 6, end: 10 })}
+        activationId="s7"
+        getScrollElement={() => null}
+        onSettled={onSettled}
+      />
+    );
+    const view = render(
+      <>
+        <ReusedRow id="m1" text="Alpha beta." />
+        {source}
+      </>,
+    );
+    await waitFor(() => expect(onSettled).toHaveBeenCalledWith(null));
+    expect(document.getSelection()?.toString()).toBe("beta");
+    const paragraph = document.querySelector("p")!;
+    view.rerender(
+      <>
+        <ReusedRow id="m2" text="Other words entirely." />
+        {source}
+      </>,
+    );
+    expect(document.querySelector("p")).toBe(paragraph); // the same elements, reused
+    await waitFor(() => expect(document.getSelection()?.toString()).toBe(""));
+    expect(row().hasAttribute("data-citation-highlighted")).toBe(false);
+    view.rerender(
+      <>
+        <ReusedRow id="m1" text="Alpha beta." />
+        {source}
+      </>,
+    );
+    await waitFor(() => expect(document.getSelection()?.toString()).toBe("beta"));
+    expect(row().getAttribute("data-citation-highlighted")).toBe("true");
+  });
+
   it("warns when the text changed or appears more than once, without touching the quote", async () => {
     const changed = citationFor("not there");
     const a = renderSource("Alpha beta.", changed, "s4");

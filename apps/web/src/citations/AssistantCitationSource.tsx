@@ -33,8 +33,18 @@ function sourceBody(messageId: string): Element | null {
   return document.querySelector(`[data-assistant-citation-source="${CSS.escape(messageId)}"]`);
 }
 
-function isLive(range: Range): boolean {
-  return range.startContainer.isConnected && range.endContainer.isConnected && !range.collapsed;
+/**
+ * Whether `range` still covers text of message `messageId` on the page. The timeline reuses a
+ * row's elements for another message when it scrolls away, so connected is not enough.
+ */
+function isLive(range: Range, messageId: string): boolean {
+  if (!range.startContainer.isConnected || !range.endContainer.isConnected || range.collapsed) {
+    return false;
+  }
+  const node = range.startContainer;
+  const element = node instanceof Element ? node : node.parentElement;
+  const source = element?.closest("[data-assistant-citation-source]");
+  return source?.getAttribute("data-assistant-citation-source") === messageId;
 }
 
 /** Scrolls `scroller` so the range sits about a third down its viewport. */
@@ -121,11 +131,15 @@ export function AssistantCitationSource({
     const repair = () => {
       if (!highlight) return;
       const current = currentRange;
-      if (current && isLive(current)) return;
+      if (current && isLive(current, citation.messageId)) return;
       const body = sourceBody(citation.messageId);
-      if (!body) return;
-      const resolved = resolveAssistantCitationRange(body, citation);
-      if (resolved.status !== "found") return;
+      const resolved = body ? resolveAssistantCitationRange(body, citation) : null;
+      if (resolved?.status !== "found") {
+        // The source row is gone (or reused for another message): paint nothing until it is back.
+        if (current) highlight.hide();
+        currentRange = null;
+        return;
+      }
       currentRange = resolved.range;
       highlight.update(resolved.range);
     };
@@ -143,7 +157,13 @@ export function AssistantCitationSource({
         followUps.push(
           setTimeout(() => {
             const scroller = latest.current.getScrollElement();
-            if (disposed || readerMoved || !scroller || !currentRange || !isLive(currentRange)) {
+            if (
+              disposed ||
+              readerMoved ||
+              !scroller ||
+              !currentRange ||
+              !isLive(currentRange, citation.messageId)
+            ) {
               return;
             }
             if (isOutOfView(currentRange, scroller)) {
@@ -173,7 +193,13 @@ export function AssistantCitationSource({
       // The row may re-render (streaming, remount): follow the text with the original clock.
       const root = latest.current.getScrollElement() ?? document.body;
       observer = new MutationObserver(repair);
-      observer.observe(root, { subtree: true, childList: true, characterData: true });
+      observer.observe(root, {
+        subtree: true,
+        childList: true,
+        characterData: true,
+        attributes: true,
+        attributeFilter: ["data-assistant-citation-source"],
+      });
     };
 
     // Wait for the row to mount (the timeline was asked to render it).

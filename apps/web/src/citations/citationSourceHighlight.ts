@@ -42,6 +42,11 @@ export function supportsHighlightApi(): boolean {
 export type SourceHighlight = {
   /** Moves the highlight to a repaired range (and its row). */
   update(range: Range): void;
+  /**
+   * Takes the paint and the row marker off while the source text is not on the page (its row
+   * was unmounted or reused for another message); `update` paints again.
+   */
+  hide(): void;
   /** Sets the highlight strength (0..1). */
   setOpacity(opacity: number): void;
   /** Removes the highlight, the row marker and any selection it owns. */
@@ -106,23 +111,28 @@ export function createSourceHighlight(initial: Range): SourceHighlight {
     ownedSelection = null;
   };
 
+  const unpaint = () => {
+    if (useApi && highlight && CSS.highlights.get(ASSISTANT_CITATION_HIGHLIGHT) === highlight) {
+      CSS.highlights.delete(ASSISTANT_CITATION_HIGHLIGHT);
+    }
+    highlight = null;
+    clearSelection();
+    row?.removeAttribute(ROW_ATTRIBUTE);
+    row = null;
+  };
+
   paint(initial);
   return {
     update(range) {
       if (!useApi) clearSelection();
       paint(range);
     },
+    hide: unpaint,
     setOpacity(opacity) {
       root.style.setProperty(ASSISTANT_CITATION_OPACITY_PROPERTY, opacity.toFixed(3));
     },
     dispose() {
-      if (useApi && highlight && CSS.highlights.get(ASSISTANT_CITATION_HIGHLIGHT) === highlight) {
-        CSS.highlights.delete(ASSISTANT_CITATION_HIGHLIGHT);
-      }
-      highlight = null;
-      clearSelection();
-      row?.removeAttribute(ROW_ATTRIBUTE);
-      row = null;
+      unpaint();
       root.style.removeProperty(ASSISTANT_CITATION_OPACITY_PROPERTY);
     },
   };

@@ -59,7 +59,7 @@ export const ChatMarkdown = memo(function ChatMarkdown({
     <div className={className ? `chat-markdown ${className}` : "chat-markdown"}>
       {blocks.map((block, index) => (
         <MarkdownBlock
-          key={block.start}
+          key={index}
           source={block.source}
           offset={block.start}
           cache={!streaming || index < blocks.length - 1}

@@ -41,11 +41,13 @@ export function CodeBlock({
     (child) => child.type === "element" && child.tagName === "code",
   );
   const language = languageOf(code);
+  const text = textOf(code).replace(/\n$/, "");
   return (
     <div className="code-block">
       <div className="code-block__header" data-text-stream="skip">
         <span className="code-block__language">{language ?? "text"}</span>
-        <CopyButton label="Copy code" getText={() => textOf(code).replace(/\n$/, "")} />
+        {/* Keyed by the code: a reused row shows another block, with a fresh "Copy" state. */}
+        <CopyButton key={text} label="Copy code" getText={() => text} />
       </div>
       <pre {...rest}>{children}</pre>
     </div>

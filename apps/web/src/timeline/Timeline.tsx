@@ -286,6 +286,7 @@ export const Timeline = memo(function Timeline({
           renderItem={renderItem}
           estimatedItemSize={300}
           drawDistance={600}
+          recycleItems
           initialScrollAtEnd={!positioning}
           alignItemsAtEnd
           maintainScrollAtEnd={follow ? { animated: false } : false}

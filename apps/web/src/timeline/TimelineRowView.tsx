@@ -52,7 +52,8 @@ const MessageView = memo(function MessageView({
       </div>
       {message.text !== "" ? (
         <div className="message__actions" data-text-stream="skip">
-          <CopyButton label="Copy message" getText={() => message.text} />
+          {/* Keyed: the list reuses rows for other messages, and "Copied" belongs to this one. */}
+          <CopyButton key={message.id} label="Copy message" getText={() => message.text} />
         </div>
       ) : null}
     </article>
