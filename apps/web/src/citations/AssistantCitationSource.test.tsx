@@ -52,6 +52,17 @@ function renderSource(text: string, citation: AssistantCitation, activationId: s
 
 const row = () => document.querySelector("[data-message-id]")!;
 
+/** A row whose elements the timeline reuses for another message when it scrolls away. */
+function ReusedRow({ id, text }: { id: string; text: string }) {
+  return (
+    <article data-message-id={id}>
+      <div data-assistant-citation-source={id}>
+        <p>{text}</p>
+      </div>
+    </article>
+  );
+}
+
 describe("AssistantCitationSource (no Highlight API: owned selection fallback)", () => {
   it("selects only the cited text, marks the row, and settles without warning", async () => {
     const { onSettled } = renderSource(
@@ -127,16 +138,6 @@ describe("AssistantCitationSource (no Highlight API: owned selection fallback)",
   });
 
   it("takes the highlight off while its row shows another message, and restores it", async () => {
-    // The timeline reuses a row's elements for another message when it scrolls away.
-    function ReusedRow({ id, text }: { id: string; text: string }) {
-      return (
-        <article data-message-id={id}>
-          <div data-assistant-citation-source={id}>
-            <p>{text}</p>
-          </div>
-        </article>
-      );
-    }
     const onSettled = vi.fn();
     const source = (
       <AssistantCitationSource

@@ -59,6 +59,7 @@ export const ChatMarkdown = memo(function ChatMarkdown({
     <div className={className ? `chat-markdown ${className}` : "chat-markdown"}>
       {blocks.map((block, index) => (
         <MarkdownBlock
+          // biome-ignore lint/suspicious/noArrayIndexKey: a block is its position in the message; a row reused for another message (virtual list recycling) then updates its blocks in place instead of remounting them; any block whose source or offset changes re-renders.
           key={index}
           source={block.source}
           offset={block.start}
