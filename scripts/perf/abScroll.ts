@@ -16,6 +16,8 @@ async function main(): Promise<void> {
   const [distA, distB, runsArg] = process.argv.slice(2);
   if (!distA || !distB) throw new Error("usage: abScroll.ts <distA> <distB> [runs]");
   const runs = Number(runsArg ?? 3);
+  // The renderer's CPU time needs the trace; both builds pay its overhead alike.
+  process.env.PERF_TRACE ??= "1";
   const servers: PerfServer[] = [];
   for (const [index, dist] of [distA, distB].entries()) {
     process.env.WEB_DIST = dist;

@@ -46,7 +46,8 @@ export async function measureScrollGesture(
   });
   await page.goto(`${rig.baseURL}${rig.seededThreadPath}`);
   await page.getByText(`Answer ${rig.seededTurns} looks at`).waitFor();
-  await page.waitForTimeout(1000);
+  await page.getByRole("textbox", { name: "Message" }).waitFor();
+  await page.waitForTimeout(500);
   const box = await page.locator("[data-timeline]").boundingBox();
   if (!box) throw new Error("no timeline");
 
