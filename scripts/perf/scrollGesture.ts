@@ -11,7 +11,7 @@
  */
 import type { Browser } from "@playwright/test";
 import type { RigState } from "../../e2e/support/rig.ts";
-import { newPerfContext } from "./rig.ts";
+import { openForScroll } from "./scrollThread.ts";
 import { percentile } from "./stats.ts";
 
 /** Result of {@link measureScrollGesture}. */
@@ -38,16 +38,7 @@ export async function measureScrollGesture(
   browser: Browser,
   rig: RigState,
 ): Promise<GestureScrollResult> {
-  const context = await newPerfContext(browser);
-  const page = await context.newPage();
-  let pagesLoaded = 0;
-  page.on("request", (request) => {
-    if (/\/messages\?.*before=/.test(request.url())) pagesLoaded++;
-  });
-  await page.goto(`${rig.baseURL}${rig.seededThreadPath}`);
-  await page.getByText(`Answer ${rig.seededTurns} looks at`).waitFor();
-  await page.getByRole("textbox", { name: "Message" }).waitFor();
-  await page.waitForTimeout(500);
+  const { context, page, pagesLoaded } = await openForScroll(browser, rig);
   const box = await page.locator("[data-timeline]").boundingBox();
   if (!box) throw new Error("no timeline");
 
@@ -121,7 +112,7 @@ export async function measureScrollGesture(
     p95Frame: percentile(deltas, 95),
     longAnimationFrames: result.long.length,
     longestAnimationFrame: Math.max(0, ...result.long),
-    pagesLoaded,
+    pagesLoaded: pagesLoaded(),
     seconds: result.seconds,
     reachedBeginning,
   };

@@ -51,7 +51,13 @@ export interface ScrollResult {
 /** Pixels scrolled per frame: about 36,000 px/s at 60 Hz, a fast fling. */
 export const SCROLL_STEP_PX = 600;
 
-export async function measureScroll(browser: Browser, rig: RigState): Promise<ScrollResult> {
+/**
+ * Opens the seeded thread in a fresh context and waits until the page has settled (the composer
+ * mounts in the first idle period after the first rows), so a scroll measure measures scrolling
+ * through the thread; opening it is measured on its own. `pagesLoaded()` counts the older pages
+ * requested since.
+ */
+export async function openForScroll(browser: Browser, rig: RigState) {
   const context = await newPerfContext(browser);
   const page = await context.newPage();
   let pagesLoaded = 0;
@@ -60,10 +66,13 @@ export async function measureScroll(browser: Browser, rig: RigState): Promise<Sc
   });
   await page.goto(`${rig.baseURL}${rig.seededThreadPath}`);
   await page.getByText(`Answer ${rig.seededTurns} looks at`).waitFor();
-  // Start once the page has settled (the composer mounts in the first idle period after the
-  // first rows): this measures scrolling through the thread; opening it is measured on its own.
   await page.getByRole("textbox", { name: "Message" }).waitFor();
   await page.waitForTimeout(500);
+  return { context, page, pagesLoaded: () => pagesLoaded };
+}
+
+export async function measureScroll(browser: Browser, rig: RigState): Promise<ScrollResult> {
+  const { context, page, pagesLoaded } = await openForScroll(browser, rig);
 
   // Tracing itself loads the browser (its buffers, its threads) and was seen stalling frames
   // that had no long task: it is opt-in, for when the CPU split is wanted.
@@ -143,7 +152,7 @@ export async function measureScroll(browser: Browser, rig: RigState): Promise<Sc
     tasksOver50Cpu: tasks.filter((task) => task.cpu > 50).length,
     longestTaskCpu: Math.max(0, ...tasks.map((task) => task.cpu)),
     rendererCpuSeconds: tasks.reduce((sum, task) => sum + task.cpu, 0) / 1000,
-    pagesLoaded,
+    pagesLoaded: pagesLoaded(),
     seconds: result.seconds,
     reachedBeginning: result.reachedBeginning,
   };
