@@ -7,30 +7,7 @@
  */
 import { recordFirstRow, waitForFirstRow } from "./openThread.ts";
 import { launchChromium, newPerfContext, startPerfServer } from "./rig.ts";
-
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
-  children?: number[];
-  positionTicks?: { line: number; ticks: number }[];
-}
-interface Profile {
-  nodes: ProfileNode[];
-  startTime: number;
-  endTime: number;
-  samples: number[];
-  timeDeltas: number[];
-}
-
-type TraceEvent = {
-  ph: string;
-  name: string;
-  pid: number;
-  tid: number;
-  ts: number;
-  dur?: number;
-  args?: { name?: string };
-};
+import type { CpuProfile, TraceEvent } from "./trace.ts";
 
 /** Sums main-thread event durations by name up to the first row (nested events counted in each). */
 function summarizeTrace(trace: Buffer, firstRow: number): void {
@@ -120,7 +97,7 @@ async function main(): Promise<void> {
       waitUntil: stopAtDcl ? "domcontentloaded" : "load",
     });
     if (!stopAtDcl) await shown;
-    const { profile } = (await cdp.send("Profiler.stop")) as unknown as { profile: Profile };
+    const { profile } = (await cdp.send("Profiler.stop")) as unknown as { profile: CpuProfile };
     if (stopAtDcl) await shown;
     const info = await page.evaluate(() => {
       const w = window as unknown as { __perfFirstRow: number; __longTasks: number[][] };

@@ -18,29 +18,7 @@
  */
 import { writeFileSync } from "node:fs";
 import { launchChromium, newPerfContext, startPerfServer } from "./rig.ts";
-
-type TraceEvent = {
-  ph: string;
-  name: string;
-  pid: number;
-  tid: number;
-  ts: number;
-  dur?: number;
-  tdur?: number;
-  args?: { name?: string; data?: { functionName?: string; url?: string } };
-};
-
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
-  children?: number[];
-}
-interface Profile {
-  nodes: ProfileNode[];
-  startTime: number;
-  samples: number[];
-  timeDeltas: number[];
-}
+import type { CpuProfile, TraceEvent } from "./trace.ts";
 
 const top = (map: Map<string, number>, n: number) =>
   [...map]
@@ -112,7 +90,7 @@ function summarizeTrace(trace: Buffer): void {
  * Self and inclusive time by function over the whole scroll, then the same within each long
  * busy stretch: consecutive samples with the main thread not idle (gaps under 2 ms joined).
  */
-function summarizeProfile(profile: Profile): void {
+function summarizeProfile(profile: CpuProfile): void {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const parent = new Map<number, number>();
   for (const node of profile.nodes)
@@ -230,7 +208,7 @@ async function main(): Promise<void> {
         nodes: scroller.querySelectorAll("*").length,
       };
     }, seconds);
-    const { profile } = (await cdp.send("Profiler.stop")) as unknown as { profile: Profile };
+    const { profile } = (await cdp.send("Profiler.stop")) as unknown as { profile: CpuProfile };
     const trace = withTrace ? await browser.stopTracing() : null;
     console.log(frames);
     if (trace && process.env.TRACE_OUT) writeFileSync(process.env.TRACE_OUT, trace);

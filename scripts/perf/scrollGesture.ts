@@ -11,23 +11,18 @@
  */
 import type { Browser } from "@playwright/test";
 import type { RigState } from "../../e2e/support/rig.ts";
-import { openForScroll } from "./scrollThread.ts";
-import { percentile } from "./stats.ts";
+import { frameStats, openForScroll, type ScrollResult } from "./scrollThread.ts";
 
-/** Result of {@link measureScrollGesture}. */
-export interface GestureScrollResult {
-  frames: number;
-  over16: number;
-  over34: number;
-  over50: number;
-  longestFrame: number;
-  p95Frame: number;
-  longAnimationFrames: number;
-  longestAnimationFrame: number;
-  pagesLoaded: number;
-  seconds: number;
-  reachedBeginning: boolean;
-}
+/** Result of {@link measureScrollGesture}: the frame fields of the programmatic measure. */
+export type GestureScrollResult = Omit<
+  ScrollResult,
+  | "longFramesAt"
+  | "traced"
+  | "tasksOver50Wall"
+  | "tasksOver50Cpu"
+  | "longestTaskCpu"
+  | "rendererCpuSeconds"
+>;
 
 /** Gesture speed in px/s: a fast fling (a flick on a trackpad reaches 5,000-15,000). */
 export const GESTURE_SPEED_PX_S = 12_000;
@@ -104,12 +99,7 @@ export async function measureScrollGesture(
   await context.close();
   const { deltas } = result;
   return {
-    frames: deltas.length,
-    over16: deltas.filter((d) => d > 16.7).length,
-    over34: deltas.filter((d) => d > 34).length,
-    over50: deltas.filter((d) => d > 50).length,
-    longestFrame: Math.max(...deltas),
-    p95Frame: percentile(deltas, 95),
+    ...frameStats(deltas),
     longAnimationFrames: result.long.length,
     longestAnimationFrame: Math.max(0, ...result.long),
     pagesLoaded: pagesLoaded(),

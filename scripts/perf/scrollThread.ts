@@ -48,6 +48,18 @@ export interface ScrollResult {
   reachedBeginning: boolean;
 }
 
+/** Frame counts from rAF deltas: the fields both scroll measures report. */
+export function frameStats(deltas: number[]) {
+  return {
+    frames: deltas.length,
+    over16: deltas.filter((d) => d > 16.7).length,
+    over34: deltas.filter((d) => d > 34).length,
+    over50: deltas.filter((d) => d > 50).length,
+    longestFrame: Math.max(...deltas),
+    p95Frame: percentile(deltas, 95),
+  };
+}
+
 /** Pixels scrolled per frame: about 36,000 px/s at 60 Hz, a fast fling. */
 export const SCROLL_STEP_PX = 600;
 
@@ -138,13 +150,8 @@ export async function measureScroll(browser: Browser, rig: RigState): Promise<Sc
 
   const { deltas } = result;
   return {
-    frames: deltas.length,
-    over16: deltas.filter((d) => d > 16.7).length,
-    over34: deltas.filter((d) => d > 34).length,
+    ...frameStats(deltas),
     longFramesAt: result.longAt,
-    over50: deltas.filter((d) => d > 50).length,
-    longestFrame: Math.max(...deltas),
-    p95Frame: percentile(deltas, 95),
     longAnimationFrames: result.longFrames.length,
     longestAnimationFrame: Math.max(0, ...result.longFrames),
     traced,

@@ -2,17 +2,35 @@
  * Reads a Chromium trace recorded with the "toplevel" category (`browser.startTracing`): the
  * top-level tasks of the page's renderer main thread with their wall time (`dur`) and CPU time
  * (`tdur`). On a busy machine a long wall time with little CPU time is the renderer waiting for
- * a core, not app work.
+ * a core, not app work. The trace and CPU profile types are shared by the profiling scripts.
  */
-type TraceEvent = {
+
+/** A Chromium trace event (the fields these scripts read). */
+export type TraceEvent = {
   ph: string;
   name: string;
   pid: number;
   tid: number;
+  ts: number;
   dur?: number;
   tdur?: number;
-  args?: { name?: string };
+  args?: { name?: string; data?: { functionName?: string; url?: string } };
 };
+
+/** A V8 CPU profile as CDP's `Profiler.stop` returns it. */
+export interface CpuProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
+  children?: number[];
+  positionTicks?: { line: number; ticks: number }[];
+}
+export interface CpuProfile {
+  nodes: CpuProfileNode[];
+  startTime: number;
+  endTime: number;
+  samples: number[];
+  timeDeltas: number[];
+}
 
 /** Top-level tasks of the page's renderer main thread, wall and CPU time in ms. */
 export function rendererMainTasks(trace: Buffer): { wall: number; cpu: number }[] {
