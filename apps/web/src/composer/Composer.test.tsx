@@ -95,13 +95,21 @@ afterEach(() => {
 });
 
 describe("Composer editor", () => {
-  it("exposes a textbox named Message and a Send button", () => {
-    setup();
+  it("exposes a textbox named Message and a Send button, enabled once there is something to send", () => {
+    const { editor } = setup();
     expect(screen.getByRole("textbox", { name: "Message" })).toHaveAttribute(
       "contenteditable",
       "true",
     );
-    expect(screen.getByRole("button", { name: "Send" })).toBeEnabled();
+    const send = screen.getByRole("button", { name: "Send" });
+    expect(send).toBeDisabled();
+    setPrompt(editor, "");
+    type(editor, "h");
+    expect(send).toBeEnabled();
+    setPrompt(editor, "");
+    expect(send).toBeDisabled();
+    setPrompt(editor, link);
+    expect(send).toBeEnabled();
   });
 
   it("round-trips a prompt string with mention, skill and citation chips", () => {
@@ -410,6 +418,23 @@ describe("Composer typeahead", () => {
         .getAllByRole("option")
         .map((option) => option.textContent),
     ).toEqual(["newer.ts"]);
+  });
+
+  it("adds a line on Shift+Enter while the list is open, without picking or sending", async () => {
+    const { editor, textbox, onSend } = setup();
+    setPrompt(editor, "");
+    type(editor, "see @READ");
+    await screen.findByRole("listbox");
+    pressEnter(textbox, true);
+    type(editor, "next");
+    expect(readPrompt(editor)).toBe("see @READ\nnext");
+    // What was typed stays (chipped as typed, as any `@path` is once the caret leaves it).
+    expect(textbox.querySelector("[data-composer-mention-chip]")).toHaveAttribute(
+      "data-composer-mention-chip",
+      "READ",
+    );
+    expect(onSend).not.toHaveBeenCalled();
+    await waitFor(() => expect(screen.queryByRole("listbox")).toBeNull());
   });
 
   it("closes on Escape", async () => {

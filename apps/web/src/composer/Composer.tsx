@@ -643,7 +643,8 @@ function ThreadComposer({
           type="button"
           className="composer-send"
           onClick={submit}
-          disabled={inFlight}
+          // Nothing to send until there is text or a chip (an answer may use picked options only).
+          disabled={inFlight || (isEmpty && pendingUserInput === null)}
           aria-busy={inFlight}
         >
           Send

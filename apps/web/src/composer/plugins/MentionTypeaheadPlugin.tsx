@@ -189,6 +189,8 @@ export function MentionTypeaheadPlugin({
       const state = stateRef.current;
       const path = state.options[state.activeIndex];
       if (!state.open || path === undefined) return false;
+      // Shift+Enter keeps its meaning (a new line); the list closes as the caret leaves `@partial`.
+      if (event?.key === "Enter" && event.shiftKey) return false;
       event?.preventDefault();
       state.pick(path);
       return true;
