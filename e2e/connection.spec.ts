@@ -1,8 +1,8 @@
 /**
  * A send that fails because the network is down shows an error and keeps the draft; sending
- * again once the network is back works. (Chromium's offline emulation fails new requests but
- * leaves the open event stream alone, so the reconnecting stream itself is covered by the web
- * app's unit tests, not here.)
+ * again once the network is back works. Chromium's offline emulation fails new requests but
+ * leaves an open event stream alone, so the lost stream is made by failing every attempt to open
+ * it (a route) until the route is lifted; the client's backoff and resume are unit-tested too.
  */
 import {
   assistantBodies,
@@ -10,6 +10,7 @@ import {
   createThreadFromUi,
   DEMO_ANSWER_END,
   expect,
+  sendPrompt,
   test,
   userRows,
 } from "./support/fixtures.ts";
@@ -36,4 +37,30 @@ test("a send that fails offline keeps the draft, and succeeds once back online",
   await expect(assistantBodies(page).last()).toContainText(DEMO_ANSWER_END);
   await expect(box).toHaveText("");
   await expect(page.getByRole("alert")).toHaveCount(0);
+});
+
+test("a lost event stream shows Reconnecting…, and the reply streamed meanwhile appears once it is back", async ({
+  page,
+}) => {
+  // Every attempt to open the thread's event stream fails until the route is lifted.
+  const blocked = (url: URL) => /\/api\/threads\/[^/]+\/events/.test(url.pathname);
+  await page.route(blocked, (route) => route.abort("connectionreset"));
+  await createThreadFromUi(page);
+  const notice = page.getByRole("status").filter({ hasText: "Reconnecting…" });
+  await expect(notice).toBeVisible();
+
+  // Sending works without the stream; the reply is made while no stream listens.
+  const prompt = "Sent while the event stream was down";
+  await sendPrompt(page, prompt);
+  await expect(userRows(page).filter({ hasText: prompt })).toBeVisible();
+  await expect(composer(page)).toHaveText("");
+  // The demo reply finishes well within this; without a stream none of it reaches the page.
+  await page.waitForTimeout(1500);
+  await expect(page.getByText(DEMO_ANSWER_END)).toHaveCount(0);
+  await expect(notice).toBeVisible();
+
+  await page.unroute(blocked);
+  await expect(notice).toHaveCount(0, { timeout: 20_000 });
+  await expect(assistantBodies(page).last()).toContainText(DEMO_ANSWER_END);
+  await expect(userRows(page)).toHaveCount(1);
 });
