@@ -16,12 +16,14 @@ import {
 
 /**
  * Records, per assistant body, each distinct text length it shows (a MutationObserver sample
- * after every DOM change), so a spec can tell a streamed reply from one that appeared at once.
+ * after every DOM change), so a spec can tell a streamed reply from one that appeared at once;
+ * and any paragraph that ever started with a pipe (a table shown as raw text mid-stream).
  */
 async function recordAssistantTextLengths(page: import("@playwright/test").Page): Promise<void> {
   await page.evaluate(() => {
     const samples: Record<string, number[]> = {};
-    Object.assign(window, { __e2eTextLengths: samples });
+    const rawPipes: string[] = [];
+    Object.assign(window, { __e2eTextLengths: samples, __e2eRawPipes: rawPipes });
     const record = () => {
       for (const el of document.querySelectorAll("[data-assistant-citation-source]")) {
         const id = el.getAttribute("data-assistant-citation-source") ?? "";
@@ -29,6 +31,10 @@ async function recordAssistantTextLengths(page: import("@playwright/test").Page)
         const list = samples[id] ?? [];
         samples[id] = list;
         if (list[list.length - 1] !== length) list.push(length);
+        for (const p of el.querySelectorAll("p")) {
+          const text = (p.textContent ?? "").trimStart();
+          if (text.startsWith("|")) rawPipes.push(text);
+        }
       }
     };
     new MutationObserver(record).observe(document.body, {
@@ -61,6 +67,12 @@ test("a prompt streams a reply that grows, and both survive a reload", async ({ 
   // Streamed: the body showed several partial lengths before the final one, and grew overall.
   expect(lengths.length, `text lengths seen: ${lengths.join(", ")}`).toBeGreaterThanOrEqual(3);
   expect(lengths[lengths.length - 1]).toBeGreaterThan(lengths[0] ?? 0);
+  // Its table appeared as a table, never as lines of pipes while its first rows arrived.
+  await expect(answer.getByRole("table")).toBeVisible();
+  const rawPipes = await page.evaluate(
+    () => (window as unknown as { __e2eRawPipes: string[] }).__e2eRawPipes,
+  );
+  expect(rawPipes).toEqual([]);
   const finalText = (await answer.textContent()) ?? "";
 
   await page.reload();

@@ -6,6 +6,7 @@ import {
 } from "./markdownBlockCache.ts";
 import { MarkdownSourceContext, type MarkdownSourceValue } from "./markdownSource.ts";
 import { splitMarkdownBlocks } from "./splitMarkdownBlocks.ts";
+import { streamingRenderableText } from "./streamingTableHold.ts";
 
 export { chatMarkdownComponents } from "./chatMarkdownComponents.tsx";
 
@@ -54,7 +55,9 @@ export const ChatMarkdown = memo(function ChatMarkdown({
   flavor = "assistant",
   className,
 }: ChatMarkdownProps) {
-  const blocks = useMemo(() => splitMarkdownBlocks(text), [text]);
+  // While streaming, a table's first lines wait for its delimiter row (no raw-text flash).
+  const shown = streaming ? streamingRenderableText(text) : text;
+  const blocks = useMemo(() => splitMarkdownBlocks(shown), [shown]);
   return (
     <div className={className ? `chat-markdown ${className}` : "chat-markdown"}>
       {blocks.map((block, index) => (
