@@ -12,6 +12,7 @@ import {
   useCallback,
   useEffect,
   useImperativeHandle,
+  useLayoutEffect,
   useMemo,
   useRef,
   useState,
@@ -19,6 +20,8 @@ import {
 import type { ApiError } from "../api/client.ts";
 import { selectionToMarkdown } from "../copy/selectionMarkdown.ts";
 import { warmMarkdownCache } from "../markdown/markdownBlockCache.ts";
+import type { PromptMetrics } from "./plainTextLines.ts";
+import { readPromptMetrics } from "./promptMetrics.ts";
 import {
   type TimelineActions,
   TimelineActionsContext,
@@ -137,6 +140,28 @@ export const Timeline = memo(function Timeline({
 }: TimelineProps) {
   const listRef = useRef<LegendListRef>(null);
   const wrapperRef = useRef<HTMLElement>(null);
+
+  // Prompt layout for exact prompt size classes: read once a prompt is mounted, again on resize.
+  const promptMetrics = useRef<PromptMetrics | null>(null);
+  const getItemType = useCallback(
+    (row: TimelineRow) => rowSizeClass(row, promptMetrics.current),
+    [],
+  );
+  useLayoutEffect(() => {
+    const root = wrapperRef.current;
+    if (root !== null && promptMetrics.current === null) {
+      promptMetrics.current = readPromptMetrics(root);
+    }
+  });
+  useEffect(() => {
+    const root = wrapperRef.current;
+    if (root === null || typeof ResizeObserver === "undefined") return;
+    const observer = new ResizeObserver(() => {
+      promptMetrics.current = readPromptMetrics(root) ?? promptMetrics.current;
+    });
+    observer.observe(root);
+    return () => observer.disconnect();
+  }, []);
   const [expandedTurns, setExpandedTurns] = useState<ReadonlySet<string>>(() => new Set());
   // While a fold toggles, do not let "stick to the end" move the toggle out from under the pointer.
   const [holdPosition, setHoldPosition] = useState(false);
@@ -282,7 +307,7 @@ export const Timeline = memo(function Timeline({
           contentContainerClassName="timeline__content"
           data={rows}
           keyExtractor={keyExtractor}
-          getItemType={rowSizeClass}
+          getItemType={getItemType}
           renderItem={renderItem}
           estimatedItemSize={300}
           drawDistance={600}

@@ -172,6 +172,27 @@ describe("rowSizeClass", () => {
     expect(rowSizeClass(row(withText("")))).toBe(rowSizeClass(row(withText("one line"))));
   });
 
+  it("classes a plain prompt by its exact wrapped line count once prompt metrics are known", () => {
+    const metrics = (maxWidth: number) => ({
+      key: `mono|${maxWidth}`,
+      maxWidth,
+      widthOf: (text: string) => text.length * 10,
+    });
+    const fits = withText("x".repeat(59), "user", "prompt");
+    const wraps = withText(`${"x".repeat(30)} ${"y".repeat(30)}`, "user", "prompt");
+    // Without metrics both are one rough line; with them the 61-character one takes two.
+    expect(rowSizeClass(row(fits))).toBe(rowSizeClass(row(wraps)));
+    expect(rowSizeClass(row(fits), metrics(600))).toBe("user:prompt:lines1");
+    expect(rowSizeClass(row(wraps), metrics(600))).toBe("user:prompt:lines2");
+    // A wider bubble (after a resize) classes it again.
+    expect(rowSizeClass(row(wraps), metrics(700))).toBe("user:prompt:lines1");
+    // Markdown or chips keep the rough class; so do answers.
+    const marked = withText("**bold** prompt", "user", "prompt");
+    expect(rowSizeClass(row(marked), metrics(600))).toBe(rowSizeClass(row(marked)));
+    const answer = withText("x".repeat(59));
+    expect(rowSizeClass(row(answer), metrics(600))).toBe(rowSizeClass(row(answer)));
+  });
+
   it("gives a streaming message one class while it grows", () => {
     const streaming = { ...withText("a"), status: "streaming" as const };
     const longer = { ...streaming, text: "a\n".repeat(50) };

@@ -6,6 +6,7 @@
  * and identity across updates, and a caller can find the row of any message by its id.
  */
 import type { Message, Turn } from "@app/protocol";
+import { countWrappedLines, isPlainParagraph, type PromptMetrics } from "./plainTextLines.ts";
 
 /** One row of the virtual list. */
 export type TimelineRow =
@@ -157,7 +158,7 @@ export function foldLabel(count: number, expanded: boolean): string {
 
 /** Characters per rendered line assumed by {@link rowSizeClass} (the content column fits ~90). */
 const CHARS_PER_LINE = 90;
-const sizeClasses = new WeakMap<Message, string>();
+const sizeClasses = new WeakMap<Message, { metricsKey: string; sizeClass: string }>();
 
 /**
  * The row's item type for the virtual list, which keeps one running average of measured height
@@ -165,24 +166,35 @@ const sizeClasses = new WeakMap<Message, string>();
  * kind and a rough line count in half-octave steps, so a short prompt is not estimated at an
  * answer's height: a close estimate means rows that scroll in and get measured barely move the
  * rows already on screen (each such move repaints the whole viewport).
+ *
+ * With `promptMetrics` (the bubble's font and width, read off a mounted prompt), a plain prompt
+ * is classed by its exact wrapped line count: most prompts are one or two lines, and which one
+ * does not follow their length closely enough for the rough count.
  */
-export function rowSizeClass(row: TimelineRow): string {
+export function rowSizeClass(row: TimelineRow, promptMetrics: PromptMetrics | null = null): string {
   if (row.kind !== "message") return row.kind;
   const { message } = row;
   // Streaming text grows: class it by its final shape later, not by every chunk.
   if (message.status === "streaming") return `${message.role}:${message.kind}:streaming`;
+  const metricsKey = message.role === "user" ? (promptMetrics?.key ?? "") : "";
   const cached = sizeClasses.get(message);
-  if (cached !== undefined) return cached;
-  let lines = 0;
-  let start = 0;
+  if (cached !== undefined && cached.metricsKey === metricsKey) return cached.sizeClass;
   const { text } = message;
-  while (start <= text.length) {
-    let end = text.indexOf("\n", start);
-    if (end === -1) end = text.length;
-    lines += Math.max(1, Math.ceil((end - start) / CHARS_PER_LINE));
-    start = end + 1;
+  let sizeClass: string;
+  if (promptMetrics !== null && message.role === "user" && isPlainParagraph(text)) {
+    const lines = countWrappedLines(text, promptMetrics.maxWidth, promptMetrics.widthOf);
+    sizeClass = `${message.role}:${message.kind}:lines${lines}`;
+  } else {
+    let lines = 0;
+    let start = 0;
+    while (start <= text.length) {
+      let end = text.indexOf("\n", start);
+      if (end === -1) end = text.length;
+      lines += Math.max(1, Math.ceil((end - start) / CHARS_PER_LINE));
+      start = end + 1;
+    }
+    sizeClass = `${message.role}:${message.kind}:${Math.round(2 * Math.log2(lines))}`;
   }
-  const sizeClass = `${message.role}:${message.kind}:${Math.round(2 * Math.log2(lines))}`;
-  sizeClasses.set(message, sizeClass);
+  sizeClasses.set(message, { metricsKey, sizeClass });
   return sizeClass;
 }
