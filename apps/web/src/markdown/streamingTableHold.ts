@@ -17,21 +17,22 @@ const PIPE_ROW = /^ {0,3}\|/;
 /** A delimiter row so far: a pipe, then only pipes, colons, dashes and spaces. */
 const DELIMITER_SO_FAR = /^ {0,3}\|[\s:|-]*$/;
 
-/** Cells of a pipe row, with the leading and trailing pipes removed (escaped pipes kept). */
-function cellCount(line: string): number {
+/** The cells of a pipe row: split at unescaped pipes, without the leading and trailing one. */
+function cells(line: string): string[] {
   const inner = line
     .trim()
     .replace(/^\|/, "")
     .replace(/(?<!\\)\|$/, "");
-  return inner.split(/(?<!\\)\|/).length;
+  return inner.split(/(?<!\\)\|/);
 }
 
 /** Whether `line` is a delimiter row complete for a header of `headerCells` cells. */
 function isCompleteDelimiter(line: string, headerCells: number): boolean {
   if (!DELIMITER_SO_FAR.test(line)) return false;
-  const inner = line.trim().replace(/^\|/, "").replace(/\|$/, "");
-  const cells = inner.split("|");
-  return cells.length === headerCells && cells.every((cell) => /^\s*:?-+:?\s*$/.test(cell));
+  const delimiters = cells(line);
+  return (
+    delimiters.length === headerCells && delimiters.every((cell) => /^\s*:?-+:?\s*$/.test(cell))
+  );
 }
 
 /** The line of `text` that ends at `end` (a line break or the text's end), with its start. */
@@ -62,7 +63,8 @@ export function streamingRenderableText(text: string): string {
   // the delimiter row is complete.
   if (
     last.line === "" ||
-    (DELIMITER_SO_FAR.test(last.line) && !isCompleteDelimiter(last.line, cellCount(previous.line)))
+    (DELIMITER_SO_FAR.test(last.line) &&
+      !isCompleteDelimiter(last.line, cells(previous.line).length))
   ) {
     return text.slice(0, previous.start);
   }

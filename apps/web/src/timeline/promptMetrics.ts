@@ -46,12 +46,8 @@ export function readPromptMetrics(root: HTMLElement): PromptMetrics | null {
   const { font } = textStyle;
   const ctx = canvasContext();
   if (ctx === null || font === "" || !(available > 0)) return null;
-  let cache = widthCaches.get(font);
-  if (cache === undefined) {
-    cache = new Map();
-    widthCaches.set(font, cache);
-  }
-  const widths = cache;
+  const widths = widthCaches.get(font) ?? new Map<string, number>();
+  widthCaches.set(font, widths);
   return {
     key: `${font}|${available.toFixed(2)}`,
     maxWidth: available,
