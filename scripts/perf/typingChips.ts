@@ -12,6 +12,7 @@
  * key waits a delay from a golden-ratio sequence over one frame first (reproducible, evenly
  * spread), and the app's own work (keydown to the editor's DOM update) is reported separately.
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Browser } from "@playwright/test";
 import type { RigState } from "../../e2e/support/rig.ts";
 import { newPerfContext } from "./rig.ts";
@@ -84,11 +85,9 @@ const FRAME_MS = 1000 / 60;
 const GOLDEN = (Math.sqrt(5) - 1) / 2;
 
 /** Delay before key `index`: evenly spread over one frame, the same on every run. */
-export function keyPhaseDelay(index: number): number {
+function keyPhaseDelay(index: number): number {
   return ((index * GOLDEN) % 1) * FRAME_MS;
 }
-
-const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
 
 export async function measureTyping(
   browser: Browser,
