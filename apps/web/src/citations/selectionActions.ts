@@ -1,22 +1,27 @@
 /**
  * The shared selection-action observer: decides when a floating action menu (the assistant
- * selection toolbar, the terminal's selection menu) opens for a selection inside a surface, where
- * it is anchored, and when it goes away. Framework-agnostic: plain DOM listeners, no React.
+ * selection toolbar, the terminal's selection menu) opens for a selection inside a surface, how
+ * it was made (mouse, keyboard, touch), and when it goes away. Framework-agnostic: plain DOM
+ * listeners, no React.
  *
- * Rules (spec: "Composer and clients"):
- * - Opens only after a primary-button release (`pointerup`, or `mouseup` without Pointer Events,
- *   button 0) that ends a gesture which *started* inside the surface, and only if the selection
- *   is then non-collapsed and lies inside the surface.
- * - Waits out the repeat-click window (500 ms) after the release so double and triple clicks can
- *   finish; a new press within the window cancels the pending open (the next release restarts it).
- * - Anchors to the release point. Keyboard selections (Shift + arrows / Home / End / Page keys,
- *   Ctrl/Cmd + A) open on key release after the same window, anchored at the end of the selected
- *   text's last client rect. A scroll while an open is pending re-anchors it the same way.
- * - Dismisses on a press anywhere outside the registered toolbar elements (outside the surface,
- *   or inside it where a new gesture begins), on scrolling (capture phase, any scroller), on a
- *   selection-changing key, and on Escape.
- * - Presses, releases and keys inside a registered toolbar element are ignored entirely, so
- *   using the toolbar never dismisses it or replaces the range it was opened with.
+ * Rules:
+ * - **Mouse.** Opens after a primary-button release that ends a gesture which *started* inside
+ *   the surface, on text (not on a control such as a Copy button), with the selection then
+ *   non-collapsed and inside the surface. A drag (the pointer moved) or a triple click opens at
+ *   once; a single or double click waits out the repeat-click window (500 ms) first, so a double
+ *   or triple click can finish (a new press within the window cancels the pending open).
+ * - **Everything else** (Shift + arrows, caret browsing, a screen reader's selection, a touch
+ *   long-press or handle drag, a selection set by script): the document's `selectionchange`
+ *   drives it. Once the selection has stopped changing for {@link SELECTION_SETTLE_MS} while no
+ *   mouse button is down, actions open (or re-open on the new range); a selection that collapses
+ *   or leaves the surface closes them.
+ * - Anchors: a mouse release anchors at the release point; other inputs anchor on the selected
+ *   text itself (`anchor: null`), and say which input it was so the menu can be placed clear of
+ *   the native touch selection menu.
+ * - Dismisses on a press outside the registered toolbar elements and on Escape. Scrolling does
+ *   not dismiss: the menu follows its text.
+ * - Presses, releases, keys and focus inside a registered toolbar element are ignored, so using
+ *   the toolbar never dismisses it or replaces the range it was opened with.
  */
 
 import { selectionRange } from "./selectionRange.ts";
@@ -24,19 +29,44 @@ import { selectionRange } from "./selectionRange.ts";
 /** The default repeat-click window, in milliseconds. */
 export const SELECTION_ACTIONS_REPEAT_CLICK_WINDOW_MS = 500;
 
+/**
+ * How long a keyboard, touch or scripted selection must stay unchanged before actions open.
+ * Short enough to feel immediate, long enough that holding Shift+Arrow does not re-open the
+ * menu on every step.
+ */
+export const SELECTION_SETTLE_MS = 120;
+
+/** A pointer release farther than this from its press (CSS px) is a drag, not a click. */
+const DRAG_DISTANCE = 4;
+
 /** A point in viewport (client) coordinates. */
 export type SelectionActionsAnchor = { x: number; y: number };
 
+/** How the selection that opened the actions was made. */
+export type SelectionInput = "mouse" | "keyboard" | "touch";
+
+/** What {@link SelectionActionsOptions.onOpen} receives besides the range. */
+export type SelectionActionsOpen = {
+  /** The mouse release point, or null to anchor on the selected text. */
+  anchor: SelectionActionsAnchor | null;
+  input: SelectionInput;
+};
+
 /** Options of {@link observeSelectionActions}. */
 export type SelectionActionsOptions = {
-  /** The element whose selections get actions (for the assistant toolbar: the timeline). */
+  /** The element whose selections get actions (for the assistant toolbar: the thread body). */
   surface: Element;
-  /** Called when actions should open, with the anchor and a copy of the selected range. */
-  onOpen(anchor: SelectionActionsAnchor, range: Range): void;
+  /**
+   * Called when actions should open, with a copy of the selected range. Called again (without a
+   * dismiss in between) when a keyboard or touch selection changes while actions are open.
+   */
+  onOpen(range: Range, open: SelectionActionsOpen): void;
   /** Called when open actions should close. Not called for an open that was only pending. */
   onDismiss(): void;
-  /** How long to wait after a release before opening; defaults to 500 ms. */
+  /** How long a click waits before opening; defaults to 500 ms. */
   repeatClickWindowMs?: number;
+  /** How long other selections must settle before opening; defaults to {@link SELECTION_SETTLE_MS}. */
+  settleMs?: number;
 };
 
 /** The handle returned by {@link observeSelectionActions}. */
@@ -48,31 +78,35 @@ export interface SelectionActionsObserver {
   registerToolbarElement(element: Element): () => void;
   /** Closes open actions (calls `onDismiss`) and cancels a pending open. */
   dismiss(): void;
+  /**
+   * Records that actions were opened for `range` by other means (a keyboard shortcut), so the
+   * usual rules close them: a press outside, Escape, the selection collapsing or moving away.
+   */
+  markOpen(range: Range): void;
   /** Whether actions are open (between `onOpen` and `onDismiss`). */
   readonly isOpen: boolean;
   /** Removes every listener and cancels a pending open, without calling `onDismiss`. */
   dispose(): void;
 }
 
-const NAVIGATION_KEYS = new Set([
-  "ArrowLeft",
-  "ArrowRight",
-  "ArrowUp",
-  "ArrowDown",
-  "Home",
-  "End",
-  "PageUp",
-  "PageDown",
-]);
-
-const isSelectAll = (event: KeyboardEvent) =>
-  (event.key === "a" || event.key === "A") && (event.ctrlKey || event.metaKey);
+/** Elements a press on which is "using a control", never the start of a text selection. */
+const CONTROL_SELECTOR =
+  "button, a[href], input, textarea, select, summary, label, [role='button'], [role='link'], [contenteditable]:not([contenteditable='false'])";
 
 /** The selection as one range (see selectionRange), or null when nothing is selected. */
 function selectedRange(selection: Selection | null): Range | null {
   if (!selection || selection.isCollapsed) return null;
   const range = selectionRange(selection);
   return range === null || range.collapsed ? null : range;
+}
+
+function sameRange(a: Range, b: Range): boolean {
+  return (
+    a.startContainer === b.startContainer &&
+    a.startOffset === b.startOffset &&
+    a.endContainer === b.endContainer &&
+    a.endOffset === b.endOffset
+  );
 }
 
 /**
@@ -98,15 +132,25 @@ export function rangeEndAnchor(range: Range): SelectionActionsAnchor | null {
   return null;
 }
 
+type Gesture = {
+  inside: boolean;
+  onControl: boolean;
+  x: number;
+  y: number;
+  /** The press's click count (3 = triple click: nothing longer is coming). */
+  detail: number;
+};
+
 /**
- * Starts observing selection gestures on `options.surface` (see this module's rules). Listens on
- * the surface's document and window; call `dispose()` to stop.
+ * Starts observing selections on `options.surface` (see this module's rules). Listens on the
+ * surface's document; call `dispose()` to stop.
  */
 export function observeSelectionActions(
   options: SelectionActionsOptions,
 ): SelectionActionsObserver {
   const { surface, onOpen, onDismiss } = options;
-  const delay = options.repeatClickWindowMs ?? SELECTION_ACTIONS_REPEAT_CLICK_WINDOW_MS;
+  const repeatWindow = options.repeatClickWindowMs ?? SELECTION_ACTIONS_REPEAT_CLICK_WINDOW_MS;
+  const settleMs = options.settleMs ?? SELECTION_SETTLE_MS;
   const document = surface.ownerDocument;
   const view = document.defaultView;
   const usePointerEvents = typeof view?.PointerEvent === "function";
@@ -115,107 +159,142 @@ export function observeSelectionActions(
 
   const toolbarElements = new Set<Element>();
   let open = false;
-  let gestureInside = false;
-  let keyboardSelecting = false;
+  /** The range actions were last opened with (a repeated `selectionchange` for it is no news). */
+  let openRange: Range | null = null;
+  /** A mouse (or pen) button held down: its `selectionchange`s wait for the release. */
+  let mouseGesture: Gesture | null = null;
+  let lastInput: "keyboard" | "touch" = "keyboard";
   let pending: ReturnType<typeof setTimeout> | null = null;
+  /** Whether the pending open is a click's (waiting out the repeat window). */
+  let pendingClick = false;
 
   const isInToolbar = (target: EventTarget | null) => {
     if (!(target instanceof Node)) return false;
     for (const element of toolbarElements) if (element.contains(target)) return true;
     return false;
   };
+  const focusInToolbar = () => isInToolbar(document.activeElement);
 
   const cancelPending = () => {
     if (pending !== null) clearTimeout(pending);
     pending = null;
+    pendingClick = false;
   };
 
   const dismiss = () => {
     cancelPending();
+    openRange = null;
     if (!open) return;
     open = false;
     onDismiss();
   };
 
-  /** The release point of the pending open; null anchors it at the end of the selected text. */
-  let pendingAnchor: SelectionActionsAnchor | null = null;
+  /** Opens on the current selection if it is a non-collapsed range inside the surface. */
+  const openNow = (anchor: SelectionActionsAnchor | null, input: SelectionInput) => {
+    pending = null;
+    pendingClick = false;
+    const range = selectedRange(view?.getSelection() ?? null);
+    if (range === null || !surface.contains(range.commonAncestorContainer)) {
+      dismiss();
+      return;
+    }
+    open = true;
+    openRange = range.cloneRange();
+    onOpen(range, { anchor, input });
+  };
 
-  const schedule = (anchor: SelectionActionsAnchor | null) => {
+  const schedule = (
+    delay: number,
+    anchor: SelectionActionsAnchor | null,
+    input: SelectionInput,
+  ) => {
     cancelPending();
-    pendingAnchor = anchor;
+    pending = setTimeout(() => openNow(anchor, input), delay);
+  };
+
+  /**
+   * A click waits out the repeat window. If the page scrolls meanwhile, the release point no
+   * longer lies on the text: it moves by as much as the selected text moved.
+   */
+  const scheduleClick = (at: SelectionActionsAnchor) => {
+    const before = selectedRange(view?.getSelection() ?? null)?.getBoundingClientRect?.();
+    cancelPending();
+    pendingClick = true;
     pending = setTimeout(() => {
-      pending = null;
-      const range = selectedRange(view?.getSelection() ?? null);
-      if (range === null || !surface.contains(range.commonAncestorContainer)) return;
-      const at = pendingAnchor ?? rangeEndAnchor(range) ?? anchor ?? { x: 0, y: 0 };
-      open = true;
-      onOpen(at, range);
-    }, delay);
+      const after = selectedRange(view?.getSelection() ?? null)?.getBoundingClientRect?.();
+      const moved =
+        before && after ? { x: after.left - before.left, y: after.top - before.top } : null;
+      openNow(moved ? { x: at.x + moved.x, y: at.y + moved.y } : at, "mouse");
+    }, repeatWindow);
   };
 
   const onPointerDown = (event: MouseEvent) => {
     if (isInToolbar(event.target)) return;
     cancelPending();
-    keyboardSelecting = false;
     dismiss();
+    const pointerType = (event as Partial<PointerEvent>).pointerType ?? "mouse";
+    if (pointerType === "touch") {
+      // Touch selections (long-press, handles) arrive through selectionchange.
+      lastInput = "touch";
+      mouseGesture = null;
+      return;
+    }
     const primary = event.button === 0 && (event as Partial<PointerEvent>).isPrimary !== false;
-    gestureInside = primary && event.target instanceof Node && surface.contains(event.target);
+    const target = event.target instanceof Node ? event.target : null;
+    const element = target instanceof Element ? target : (target?.parentElement ?? null);
+    mouseGesture = {
+      inside: primary && target !== null && surface.contains(target),
+      onControl: element?.closest(CONTROL_SELECTOR) != null,
+      x: event.clientX,
+      y: event.clientY,
+      detail: event.detail,
+    };
   };
 
   const onPointerUp = (event: MouseEvent) => {
-    if (!gestureInside) return;
-    gestureInside = false;
-    if (event.button !== 0) return;
-    schedule({ x: event.clientX, y: event.clientY });
+    const gesture = mouseGesture;
+    if (gesture === null) return;
+    mouseGesture = null;
+    if (!gesture.inside || gesture.onControl || event.button !== 0) return;
+    const at = { x: event.clientX, y: event.clientY };
+    const dragged = Math.hypot(at.x - gesture.x, at.y - gesture.y) > DRAG_DISTANCE;
+    if (dragged || gesture.detail >= 3) {
+      // The selection is final at the release: nothing else can extend it, open now.
+      cancelPending();
+      openNow(at, "mouse");
+    } else {
+      scheduleClick(at);
+    }
   };
 
   const onPointerCancel = () => {
-    gestureInside = false;
+    mouseGesture = null;
   };
 
   const onKeyDown = (event: KeyboardEvent) => {
-    if (event.key === "Escape") {
+    if (isInToolbar(event.target)) return;
+    lastInput = "keyboard";
+    if (event.key === "Escape") dismiss();
+  };
+
+  const onSelectionChange = () => {
+    // A held mouse button, or a click waiting for a possible double click: the release or the
+    // pending open decides (it reads the selection when it fires).
+    if (mouseGesture !== null || pendingClick || focusInToolbar()) return;
+    const range = selectedRange(view?.getSelection() ?? null);
+    if (range === null || !surface.contains(range.commonAncestorContainer)) {
       dismiss();
       return;
     }
-    if (isInToolbar(event.target)) return;
-    if (NAVIGATION_KEYS.has(event.key) || isSelectAll(event)) {
-      dismiss();
-      keyboardSelecting = event.shiftKey || isSelectAll(event);
-    }
-  };
-
-  const onKeyUp = (event: KeyboardEvent) => {
-    if (isInToolbar(event.target) || gestureInside || !keyboardSelecting) return;
-    // Released in either order: the navigation key (Shift still held) or Shift itself.
-    const ends =
-      (NAVIGATION_KEYS.has(event.key) && event.shiftKey) ||
-      event.key === "Shift" ||
-      isSelectAll(event) ||
-      event.key === "Control" ||
-      event.key === "Meta";
-    if (!ends) return;
-    keyboardSelecting = false;
-    schedule(null);
-  };
-
-  const onScroll = (event: Event) => {
-    if (isInToolbar(event.target)) return;
-    // The text moved away from the release point: anchor a pending open on the text instead.
-    pendingAnchor = null;
-    if (open) {
-      open = false;
-      onDismiss();
-    }
+    if (open && openRange !== null && sameRange(range, openRange)) return;
+    schedule(settleMs, null, lastInput);
   };
 
   document.addEventListener(downType, onPointerDown as EventListener, true);
   document.addEventListener(upType, onPointerUp as EventListener, true);
   if (usePointerEvents) document.addEventListener("pointercancel", onPointerCancel, true);
   document.addEventListener("keydown", onKeyDown, true);
-  document.addEventListener("keyup", onKeyUp, true);
-  // Scroll events do not bubble; a capturing listener on the window sees every scroller's.
-  view?.addEventListener("scroll", onScroll, { capture: true, passive: true });
+  document.addEventListener("selectionchange", onSelectionChange);
 
   return {
     registerToolbarElement(element) {
@@ -225,19 +304,24 @@ export function observeSelectionActions(
       };
     },
     dismiss,
+    markOpen(range) {
+      cancelPending();
+      open = true;
+      openRange = range.cloneRange();
+    },
     get isOpen() {
       return open;
     },
     dispose() {
       cancelPending();
       open = false;
+      openRange = null;
       toolbarElements.clear();
       document.removeEventListener(downType, onPointerDown as EventListener, true);
       document.removeEventListener(upType, onPointerUp as EventListener, true);
       if (usePointerEvents) document.removeEventListener("pointercancel", onPointerCancel, true);
       document.removeEventListener("keydown", onKeyDown, true);
-      document.removeEventListener("keyup", onKeyUp, true);
-      view?.removeEventListener("scroll", onScroll, { capture: true });
+      document.removeEventListener("selectionchange", onSelectionChange);
     },
   };
 }

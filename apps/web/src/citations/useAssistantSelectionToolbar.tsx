@@ -1,36 +1,77 @@
 import type { AssistantCitation } from "@app/citations";
 import { type ReactNode, type RefObject, useCallback, useEffect, useRef, useState } from "react";
+import { rectOf } from "../ui/floatingPlacement.ts";
+import {
+  AssistantSelectionHint,
+  type AssistantSelectionHintState,
+} from "./AssistantSelectionHint.tsx";
 import {
   AssistantSelectionToolbar,
   type AssistantSelectionToolbarState,
+  type CiteInput,
 } from "./AssistantSelectionToolbar.tsx";
 import {
   type AssistantTextSelectionCapture,
   captureAssistantTextSelection,
 } from "./assistantTextSelection.ts";
-import { observeSelectionActions, type SelectionActionsObserver } from "./selectionActions.ts";
+import { isCiteShortcut, isToolbarFocusKey } from "./citeShortcut.ts";
+import {
+  observeSelectionActions,
+  type SelectionActionsObserver,
+  type SelectionActionsOpen,
+} from "./selectionActions.ts";
+import { uncitableSelectionHint } from "./selectionHint.ts";
+import { selectionRange } from "./selectionRange.ts";
 
 /** Options of {@link useAssistantSelectionToolbar}. */
 export type UseAssistantSelectionToolbarOptions = {
   /**
-   * The element whose selections get the toolbar (the timeline wrapper). Read after every
-   * render, so an element that mounts later (after loading) is picked up.
+   * The element whose selections get the toolbar (the thread body). Read after every render, so
+   * an element that mounts later (after loading) is picked up.
    */
   surfaceRef: RefObject<Element | null>;
   environmentId: string;
   threadId: string;
-  /** Called with the citation (and the capture, with its live range) when the user cites. */
-  onCite(citation: AssistantCitation, capture: AssistantTextSelectionCapture): void;
+  /**
+   * Called with the citation (and the capture, with its live range) when the user cites, and
+   * with how: from the keyboard (the shortcut, or Enter on the button) or with a pointer.
+   */
+  onCite(
+    citation: AssistantCitation,
+    capture: AssistantTextSelectionCapture,
+    input: CiteInput,
+  ): void;
   /** Passed to the observer; defaults to the 500 ms repeat-click window. */
   repeatClickWindowMs?: number;
+  /** Passed to the observer: how long a keyboard or touch selection settles before opening. */
+  settleMs?: number;
 };
 
+/** What the popover shows: the toolbar for a citable selection, or a hint saying why not. */
+type Shown =
+  | { kind: "toolbar"; state: AssistantSelectionToolbarState }
+  | { kind: "hint"; state: AssistantSelectionHintState };
+
+function sameRange(a: Range, b: Range): boolean {
+  return (
+    a.startContainer === b.startContainer &&
+    a.startOffset === b.startOffset &&
+    a.endContainer === b.endContainer &&
+    a.endOffset === b.endOffset
+  );
+}
+
+/** The polite confirmation after citing. */
+export const QUOTE_ADDED_MESSAGE = "Quote added to the composer.";
+/** How long the confirmation stays in the page (long enough for a screen reader to read it). */
+const ANNOUNCEMENT_MS = 6000;
+
 /**
- * Wires the selection-actions observer, selection capture and the toolbar together for one
- * surface. Returns the toolbar element to render (anywhere: it portals itself), or null while
- * closed. A selection that cannot be cited (outside a response, across two, blank) opens nothing.
- * The observer lives as long as the surface element and the repeat window; ids and `onCite` may
- * change freely without re-subscribing. Changing the thread or environment closes the toolbar.
+ * Wires the selection-actions observer, selection capture, the keyboard shortcut, the toolbar,
+ * the "cannot cite" hint and the confirmation together for one surface. Returns what to render
+ * (anywhere: the popovers portal themselves), or null. The observer lives as long as the
+ * surface element; ids and `onCite` may change freely without re-subscribing. Changing the
+ * thread or environment closes the toolbar.
  */
 export function useAssistantSelectionToolbar({
   surfaceRef,
@@ -38,10 +79,17 @@ export function useAssistantSelectionToolbar({
   threadId,
   onCite,
   repeatClickWindowMs,
+  settleMs,
 }: UseAssistantSelectionToolbarOptions): ReactNode {
   const [surface, setSurface] = useState<Element | null>(null);
-  const [state, setState] = useState<AssistantSelectionToolbarState | null>(null);
+  const [shown, setShown] = useState<Shown | null>(null);
+  const [focusRequest, setFocusRequest] = useState(0);
+  const [announcement, setAnnouncement] = useState<{ id: number; text: string } | null>(null);
   const observerRef = useRef<SelectionActionsObserver | null>(null);
+  const shownRef = useRef<Shown | null>(null);
+  shownRef.current = shown;
+  /** Where focus and the selection were before the toolbar took focus (Escape restores them). */
+  const returnTo = useRef<{ focus: Element | null; range: Range | null } | null>(null);
   const latest = useRef({ environmentId, threadId, onCite });
   latest.current = { environmentId, threadId, onCite };
 
@@ -50,37 +98,51 @@ export function useAssistantSelectionToolbar({
     if (surfaceRef.current !== surface) setSurface(surfaceRef.current);
   });
 
+  /** What to show for `range`: the toolbar, a hint, or nothing (a blank selection). */
+  const show = useCallback((range: Range, open: SelectionActionsOpen) => {
+    const { environmentId: env, threadId: thread } = latest.current;
+    const capture = captureAssistantTextSelection(range, { environmentId: env, threadId: thread });
+    if (capture.citation !== null) {
+      setShown({ kind: "toolbar", state: { open, capture } });
+      return capture;
+    }
+    const message = uncitableSelectionHint(capture.reason, range);
+    setShown(message === null ? null : { kind: "hint", state: { message, range, open } });
+    return null;
+  }, []);
+
   useEffect(() => {
     if (!surface) return;
     const observer = observeSelectionActions({
       surface,
       ...(repeatClickWindowMs === undefined ? {} : { repeatClickWindowMs }),
-      onOpen(anchor, range) {
-        const { environmentId: env, threadId: thread } = latest.current;
-        const capture = captureAssistantTextSelection(range, {
-          environmentId: env,
-          threadId: thread,
-        });
-        setState(capture.citation === null ? null : { anchor, capture });
-      },
+      ...(settleMs === undefined ? {} : { settleMs }),
+      onOpen: (range, open) => void show(range, open),
       onDismiss() {
-        setState(null);
+        setShown(null);
       },
     });
     observerRef.current = observer;
     return () => {
       observer.dispose();
       observerRef.current = null;
-      setState(null);
+      setShown(null);
     };
-  }, [surface, repeatClickWindowMs]);
+  }, [surface, repeatClickWindowMs, settleMs, show]);
 
   // A capture belongs to one thread: drop it when the ids change.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the ids are the trigger, not inputs.
   useEffect(() => {
     observerRef.current?.dismiss();
-    setState(null);
+    setShown(null);
   }, [environmentId, threadId]);
+
+  // The confirmation leaves the page after a while, so it is not mistaken for a later status.
+  useEffect(() => {
+    if (announcement === null) return;
+    const timer = setTimeout(() => setAnnouncement(null), ANNOUNCEMENT_MS);
+    return () => clearTimeout(timer);
+  }, [announcement]);
 
   const registerElement = useCallback(
     (element: Element) => observerRef.current?.registerToolbarElement(element) ?? (() => {}),
@@ -88,16 +150,90 @@ export function useAssistantSelectionToolbar({
   );
 
   const cite = useCallback(
-    (citation: AssistantCitation, capture: AssistantTextSelectionCapture) => {
-      latest.current.onCite(citation, capture);
+    (citation: AssistantCitation, capture: AssistantTextSelectionCapture, input: CiteInput) => {
+      returnTo.current = null;
       observerRef.current?.dismiss();
-      setState(null);
+      setShown(null);
+      latest.current.onCite(citation, capture, input);
+      setAnnouncement((current) => ({ id: (current?.id ?? 0) + 1, text: QUOTE_ADDED_MESSAGE }));
     },
     [],
   );
 
-  if (state === null) return null;
+  /** Escape in the toolbar: close it, and put focus and the selection back where they were. */
+  const escapeToolbar = useCallback(() => {
+    const back = returnTo.current;
+    returnTo.current = null;
+    observerRef.current?.dismiss();
+    setShown(null);
+    if (back === null) return;
+    if (back.focus instanceof HTMLElement && back.focus.isConnected) {
+      back.focus.focus({ preventScroll: true });
+    } else if (document.activeElement instanceof HTMLElement) {
+      document.activeElement.blur();
+    }
+    // Focusing the button normally leaves the selection alone; put it back only if it moved.
+    const selection = document.getSelection();
+    const now = selection && selection.rangeCount > 0 ? selection.getRangeAt(0) : null;
+    if (back.range !== null && selection && (now === null || !sameRange(now, back.range))) {
+      selection.removeAllRanges();
+      selection.addRange(back.range);
+    }
+  }, []);
+
+  // The keyboard path: the shortcut cites the current selection without any pointer event; the
+  // "go to toolbar" key focuses the open toolbar.
+  useEffect(() => {
+    if (!surface) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.defaultPrevented || event.isComposing) return;
+      if (isCiteShortcut(event)) {
+        const selection = document.getSelection();
+        const range = selection && !selection.isCollapsed ? selectionRange(selection) : null;
+        if (range === null || range.collapsed || !surface.contains(range.commonAncestorContainer)) {
+          return;
+        }
+        event.preventDefault();
+        const capture = show(range, { anchor: null, input: "keyboard" });
+        // The observer closes what the shortcut showed (a hint, an over-limit toolbar) as usual.
+        observerRef.current?.markOpen(range);
+        if (capture !== null && !capture.overLimit) cite(capture.citation, capture, "keyboard");
+        return;
+      }
+      const current = shownRef.current;
+      if (current?.kind === "toolbar" && isToolbarFocusKey(event)) {
+        const selection = document.getSelection();
+        const range =
+          selection && selection.rangeCount > 0 ? selection.getRangeAt(0).cloneRange() : null;
+        returnTo.current = { focus: document.activeElement, range };
+        event.preventDefault();
+        setFocusRequest((count) => count + 1);
+      }
+    };
+    document.addEventListener("keydown", onKeyDown, true);
+    return () => document.removeEventListener("keydown", onKeyDown, true);
+  }, [surface, show, cite]);
+
+  const area = useCallback(() => rectOf(surface), [surface]);
+
   return (
-    <AssistantSelectionToolbar state={state} onCite={cite} registerElement={registerElement} />
+    <>
+      {shown?.kind === "toolbar" ? (
+        <AssistantSelectionToolbar
+          state={shown.state}
+          onCite={cite}
+          onEscape={escapeToolbar}
+          registerElement={registerElement}
+          focusRequest={focusRequest}
+          area={area}
+        />
+      ) : null}
+      {shown?.kind === "hint" ? <AssistantSelectionHint state={shown.state} area={area} /> : null}
+      {announcement !== null ? (
+        <div key={announcement.id} className="visually-hidden" role="status">
+          {announcement.text}
+        </div>
+      ) : null}
+    </>
   );
 }

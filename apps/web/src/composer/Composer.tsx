@@ -103,6 +103,11 @@ export type InsertCitationOptions = {
    * Without it, a stale range falls back to the chip.
    */
   repairSourceRange?(): Range | null;
+  /**
+   * False to skip the one-shot comment editor and leave focus in the composer right after the
+   * new chip (citing from the keyboard). Default true.
+   */
+  openCommentEditor?: boolean;
 };
 
 /** Imperative handle of the composer. */
@@ -539,6 +544,7 @@ function ThreadComposer({
         );
         // The one-shot request: only this insertion opens the comment editor.
         const opened =
+          opts?.openCommentEditor !== false &&
           inserted.key !== null &&
           commentEditorRef.current?.open(
             inserted.key,

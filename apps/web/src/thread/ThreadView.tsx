@@ -14,6 +14,7 @@ import {
   type AssistantTextSelectionCapture,
   resolveAssistantCitationRange,
 } from "../citations/assistantTextSelection.ts";
+import type { CiteInput } from "../citations/AssistantSelectionToolbar.tsx";
 import { useAssistantCitationTarget } from "../citations/useAssistantCitationTarget.ts";
 import { useAssistantSelectionToolbar } from "../citations/useAssistantSelectionToolbar.tsx";
 import type { ComposerHandle } from "../composer/Composer.tsx";
@@ -71,12 +72,14 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
   );
 
   // Cite in composer: the link goes in at the last composer cursor and the comment editor opens
-  // once beside the cited text (the range is transient, never part of the citation).
+  // once beside the cited text (the range is transient, never part of the citation). Citing
+  // from the keyboard leaves focus in the composer right after the new chip instead.
   const onCite = useCallback(
-    (citation: AssistantCitation, capture: AssistantTextSelectionCapture) => {
+    (citation: AssistantCitation, capture: AssistantTextSelectionCapture, input: CiteInput) => {
       composerRef.current?.insertCitation(citation, {
         sourceRange: capture.range,
         repairSourceRange: () => repairCitationRange(citation),
+        openCommentEditor: input === "pointer",
       });
     },
     [],

@@ -19,6 +19,7 @@ import {
 } from "react";
 import type { ApiError } from "../api/client.ts";
 import { selectionToMarkdown } from "../copy/selectionMarkdown.ts";
+import { useFollowHold } from "./useFollowHold.ts";
 import { warmMarkdownCache } from "../markdown/markdownBlockCache.ts";
 import type { PromptMetrics } from "./plainTextLines.ts";
 import { readPromptMetrics } from "./promptMetrics.ts";
@@ -165,6 +166,9 @@ export const Timeline = memo(function Timeline({
   const [expandedTurns, setExpandedTurns] = useState<ReadonlySet<string>>(() => new Set());
   // While a fold toggles, do not let "stick to the end" move the toggle out from under the pointer.
   const [holdPosition, setHoldPosition] = useState(false);
+  // While the reader selects text, a streaming reply must not scroll it away (useFollowHold.ts).
+  const followHold = useFollowHold(wrapperRef, () => listRef.current?.getScrollableNode() ?? null);
+  const releaseFollowHold = followHold.release;
 
   const previousRows = useRef<readonly TimelineRow[]>([]);
   const rows = useMemo(() => {
@@ -250,13 +254,14 @@ export const Timeline = memo(function Timeline({
       },
       expandTurn,
       scrollToEnd(options) {
+        releaseFollowHold();
         void listRef.current?.scrollToEnd({ animated: options?.animated ?? true });
       },
       getScrollElement() {
         return listRef.current?.getScrollableNode() ?? null;
       },
     }),
-    [expandTurn],
+    [expandTurn, releaseFollowHold],
   );
 
   const onStartReached = useCallback(() => {
@@ -274,7 +279,7 @@ export const Timeline = memo(function Timeline({
     event.clipboardData.setData("text/plain", markdown);
   }, []);
 
-  const follow = !positioning && !holdPosition;
+  const follow = !positioning && !holdPosition && !followHold.held;
   const alwaysRender = useMemo(
     () =>
       pinnedMessageIds && pinnedMessageIds.length > 0 ? { keys: [...pinnedMessageIds] } : undefined,
@@ -299,6 +304,7 @@ export const Timeline = memo(function Timeline({
         onCopy={onCopy}
         aria-label="Messages"
         data-timeline
+        data-following-held={followHold.held || undefined}
       >
         <LegendList<TimelineRow>
           ref={listRef}

@@ -1,0 +1,89 @@
+/**
+ * What a selection popover (the toolbar, the "cannot cite" hint) is placed beside: a Floating UI
+ * virtual element that follows the selected text as the page scrolls. Needs a live DOM range.
+ *
+ * - Mouse: the release point, as a one-line box, moved by as much as the selected text has moved
+ *   since (so the popover stays by the pointer's end of a drag, and follows a scroll).
+ * - Keyboard (and script): the end of the selected text (a caret-sized box at its end point;
+ *   a range's last client rect may belong to another row, as rows are not in visual order).
+ * - Touch: the whole selected text, so a popover below it leaves the space above, where the
+ *   native selection menu appears, free.
+ */
+import type { VirtualElement } from "@floating-ui/dom";
+import type { SelectionActionsOpen } from "./selectionActions.ts";
+
+/** Height of the box around a mouse release point: about one line of text. */
+const POINTER_LINE = 20;
+
+/** A virtual reference for a selection, and whether its text is gone from the page. */
+export type SelectionReference = VirtualElement & { isGone(): boolean };
+
+const EMPTY = { x: 0, y: 0, width: 0, height: 0 };
+
+function boundsOf(range: Range): { x: number; y: number; width: number; height: number } {
+  if (typeof range.getBoundingClientRect !== "function") return EMPTY;
+  const box = range.getBoundingClientRect();
+  return { x: box.x, y: box.y, width: box.width, height: box.height };
+}
+
+/** Where the selected text ends on screen: a caret-sized box at the range's end point. */
+function endOf(range: Range) {
+  if (typeof range.cloneRange === "function" && typeof range.getBoundingClientRect === "function") {
+    const end = range.cloneRange();
+    end.collapse(false);
+    const box = end.getBoundingClientRect();
+    if (box.height > 0) return { x: box.x, y: box.y, width: 0, height: box.height };
+  }
+  return lastLineOf(range);
+}
+
+function lastLineOf(range: Range) {
+  const rects = typeof range.getClientRects === "function" ? [...range.getClientRects()] : [];
+  for (let i = rects.length - 1; i >= 0; i--) {
+    const rect = rects[i]!;
+    if (rect.width > 0 || rect.height > 0)
+      return { x: rect.right, y: rect.y, width: 0, height: rect.height };
+  }
+  return boundsOf(range);
+}
+
+function rect({
+  x,
+  y,
+  width,
+  height,
+}: {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}): DOMRect {
+  return DOMRect.fromRect({ x, y, width, height });
+}
+
+/** The reference for a popover about `range`, opened as `open` says. */
+export function selectionReference(range: Range, open: SelectionActionsOpen): SelectionReference {
+  const container = range.commonAncestorContainer;
+  const contextElement =
+    container instanceof Element ? container : (container.parentElement ?? undefined);
+  const isGone = () => range.collapsed || !range.startContainer.isConnected;
+  const start = boundsOf(range);
+  const anchor = open.anchor;
+  const measure = () => {
+    if (anchor !== null) {
+      const now = boundsOf(range);
+      return {
+        x: anchor.x + (now.x - start.x),
+        y: anchor.y + (now.y - start.y) - POINTER_LINE / 2,
+        width: 0,
+        height: POINTER_LINE,
+      };
+    }
+    return open.input === "touch" ? boundsOf(range) : endOf(range);
+  };
+  return {
+    ...(contextElement ? { contextElement } : {}),
+    getBoundingClientRect: () => rect(measure()),
+    isGone,
+  };
+}

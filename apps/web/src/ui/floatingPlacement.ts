@@ -1,0 +1,113 @@
+/**
+ * Keeps a `position: fixed` popover beside a reference (an element, a selected text range, a
+ * point) with Floating UI: on the preferred side, flipped to the other side when it does not
+ * fit, shifted along both axes so it never leaves its area, and re-placed whenever anything
+ * scrolls or resizes. The area is the viewport, narrowed by an optional boundary (the timeline
+ * above the composer, so a popover never covers the composer). Needs a live DOM.
+ */
+import {
+  autoUpdate,
+  computePosition,
+  flip,
+  offset,
+  type Placement,
+  type Rect,
+  shift,
+  type VirtualElement,
+} from "@floating-ui/dom";
+
+/** Space kept between a popover and the edges of its area, in CSS pixels. */
+export const FLOATING_MARGIN = 8;
+
+/** A popover's reference: an element or anything with a bounding rect (a range, a point). */
+export type FloatingReference = Element | VirtualElement;
+
+/** Options of {@link keepFloatingPlaced}. */
+export type FloatingPlacementOptions = {
+  /** The preferred side (and alignment), e.g. `"bottom"` or `"top-start"`. */
+  placement: Placement;
+  /** Distance from the reference, in CSS pixels. */
+  gap: number;
+  /**
+   * The area the popover must stay inside (besides the viewport), read at every placement; null
+   * means the viewport alone.
+   */
+  area?(): Rect | null;
+  /**
+   * When the reference cannot be measured right now (its text was re-rendered away); the
+   * popover is hidden meanwhile.
+   */
+  isReferenceGone?(): boolean;
+  /** Called after each placement (tests and callers that record the side). */
+  onPlaced?(placed: { x: number; y: number; placement: Placement; hidden: boolean }): void;
+};
+
+function intersects(a: Rect, b: Rect): boolean {
+  return (
+    a.x <= b.x + b.width && b.x <= a.x + a.width && a.y <= b.y + b.height && b.y <= a.y + a.height
+  );
+}
+
+/**
+ * Places `floating` now and after every scroll or resize until the returned function is
+ * called. The popover is hidden (`visibility: hidden`) while its reference is gone or lies
+ * entirely outside the area (scrolled off screen), and shown again when it comes back.
+ */
+export function keepFloatingPlaced(
+  reference: FloatingReference,
+  floating: HTMLElement,
+  options: FloatingPlacementOptions,
+): () => void {
+  let disposed = false;
+  const update = () => {
+    const area = options.area?.() ?? null;
+    const gone = options.isReferenceGone?.() === true;
+    const box = reference.getBoundingClientRect();
+    // Without layout (a zero-sized area) there is nothing to be outside of.
+    const measurable = area === null || area.width > 0 || area.height > 0;
+    const outside =
+      measurable &&
+      area !== null &&
+      !intersects(area, { x: box.x, y: box.y, width: box.width, height: box.height });
+    const boundary = area ?? "clippingAncestors";
+    void computePosition(reference, floating, {
+      strategy: "fixed",
+      placement: options.placement,
+      middleware: [
+        offset(options.gap),
+        flip({ boundary, padding: FLOATING_MARGIN }),
+        shift({ boundary, padding: FLOATING_MARGIN, crossAxis: true }),
+      ],
+    }).then(({ x, y, placement }) => {
+      if (disposed) return;
+      const hidden = gone || outside;
+      floating.style.left = `${Math.round(x)}px`;
+      floating.style.top = `${Math.round(y)}px`;
+      floating.style.visibility = hidden ? "hidden" : "";
+      floating.dataset.placement = placement;
+      options.onPlaced?.({ x, y, placement, hidden });
+    });
+  };
+  const stop = autoUpdate(reference, floating, update, { animationFrame: false });
+  return () => {
+    disposed = true;
+    stop();
+  };
+}
+
+/** The on-screen rect of `element`, or null when it is not in the document. */
+export function rectOf(element: Element | null): Rect | null {
+  if (element === null || !element.isConnected) return null;
+  const box = element.getBoundingClientRect();
+  return { x: box.x, y: box.y, width: box.width, height: box.height };
+}
+
+/** The viewport down to the top of `element` (the composer): popovers stay above it. */
+export function areaAbove(element: Element | null): Rect | null {
+  if (element === null || !element.isConnected) return null;
+  const top = element.getBoundingClientRect().top;
+  const view = element.ownerDocument.defaultView;
+  const width = view?.innerWidth ?? 0;
+  if (top <= 0) return null;
+  return { x: 0, y: 0, width, height: top };
+}
