@@ -7,7 +7,7 @@ import {
   type AssistantSelectionToolbarState,
 } from "./AssistantSelectionToolbar.tsx";
 import type { AssistantTextSelectionCapture } from "./assistantTextSelection.ts";
-import { placeSelectionToolbar } from "./selectionToolbarPlacement.ts";
+import { SELECTION_SETTLE_MS } from "./selectionActions.ts";
 import { useAssistantSelectionToolbar } from "./useAssistantSelectionToolbar.tsx";
 
 function citation(text: string): AssistantCitation {
@@ -25,13 +25,14 @@ function citation(text: string): AssistantCitation {
 }
 
 function stateFor(text: string, anchor = { x: 300, y: 200 }): AssistantSelectionToolbarState {
+  const open = { anchor, input: "mouse" as const };
   const capture: AssistantTextSelectionCapture = {
     citation: citation(text),
     range: document.createRange(),
     source: document.body,
     overLimit: text.length > ASSISTANT_CITATION_MAX_TEXT_LENGTH,
   };
-  return { anchor, capture };
+  return { open, capture };
 }
 
 afterEach(() => {
@@ -39,21 +40,24 @@ afterEach(() => {
 });
 
 describe("AssistantSelectionToolbar", () => {
-  it("offers Cite in composer at the anchor and cites the captured quote", () => {
+  it("offers Cite in composer with its shortcut, and cites the captured quote", () => {
     const onCite = vi.fn();
     const state = stateFor("quoted words");
     const { container } = render(<AssistantSelectionToolbar state={state} onCite={onCite} />);
-    const toolbar = screen.getByRole("toolbar");
+    const toolbar = screen.getByRole("toolbar", { name: "Selection actions" });
     // Portalled out of the render container, into <body>.
     expect(container.contains(toolbar)).toBe(false);
     expect(toolbar.parentElement).toBe(document.body);
-    expect(toolbar.style.left).toBe("300px");
-    expect(toolbar.style.top).toBe("208px");
     const button = screen.getByRole("button", { name: "Cite in composer" });
     expect(button).toBeEnabled();
-    expect(button).not.toHaveAccessibleDescription();
-    fireEvent.click(button);
-    expect(onCite).toHaveBeenCalledWith(state.capture.citation, state.capture);
+    expect(button).toHaveAttribute("aria-keyshortcuts", "Alt+Shift+Q");
+    expect(button).toHaveAttribute("title", "Cite in composer (Alt+Shift+Q)");
+    expect(button).toHaveAccessibleDescription("Cite in composer (Alt+Shift+Q)");
+    // A mouse click (detail 1) and a keyboard activation (detail 0) say how the user cited.
+    fireEvent.click(button, { detail: 1 });
+    expect(onCite).toHaveBeenLastCalledWith(state.capture.citation, state.capture, "pointer");
+    fireEvent.click(button, { detail: 0 });
+    expect(onCite).toHaveBeenLastCalledWith(state.capture.citation, state.capture, "keyboard");
   });
 
   it("disables citing over the quote limit and says why", () => {
@@ -70,7 +74,7 @@ describe("AssistantSelectionToolbar", () => {
       "Quote is over the 8,000-character limit (8,001 characters selected).",
     );
     expect(button).toHaveAttribute("title", expect.stringContaining("8,000-character limit"));
-    expect(screen.getByText(/over the 8,000-character limit/)).toBeVisible();
+    expect(screen.getByRole("status")).toHaveTextContent(/over the 8,000-character limit/);
     fireEvent.click(button);
     expect(onCite).not.toHaveBeenCalled();
   });
@@ -96,54 +100,35 @@ describe("AssistantSelectionToolbar", () => {
     expect(pressed).toBe(false);
   });
 
-  it("stays inside the viewport", () => {
-    const measured = vi
-      .spyOn(HTMLElement.prototype, "getBoundingClientRect")
-      .mockReturnValue(new DOMRect(0, 0, 180, 40));
-    try {
-      render(
-        <AssistantSelectionToolbar
-          state={stateFor("q", { x: window.innerWidth - 5, y: window.innerHeight - 5 })}
-          onCite={() => {}}
-        />,
-      );
-      const toolbar = screen.getByRole("toolbar");
-      expect(toolbar.style.left).toBe(`${window.innerWidth - 180 - 8}px`);
-      // No room below: flipped above the line the pointer is on.
-      expect(toolbar.style.top).toBe(`${window.innerHeight - 5 - 20 - 8 - 40}px`);
-    } finally {
-      measured.mockRestore();
-    }
+  it("takes focus only for a new focus request, and hands Escape to its owner", () => {
+    const onEscape = vi.fn();
+    const state = stateFor("q");
+    const { rerender } = render(
+      <AssistantSelectionToolbar
+        state={state}
+        onCite={() => {}}
+        onEscape={onEscape}
+        focusRequest={3}
+      />,
+    );
+    const button = screen.getByRole("button", { name: "Cite in composer" });
+    // A request made before this toolbar opened does not count.
+    expect(button).not.toHaveFocus();
+    rerender(
+      <AssistantSelectionToolbar
+        state={state}
+        onCite={() => {}}
+        onEscape={onEscape}
+        focusRequest={4}
+      />,
+    );
+    expect(button).toHaveFocus();
+    fireEvent.keyDown(button, { key: "Escape" });
+    expect(onEscape).toHaveBeenCalledTimes(1);
   });
 });
 
-describe("placeSelectionToolbar", () => {
-  const viewport = { width: 800, height: 600 };
-  const size = { width: 160, height: 40 };
-
-  it("centres below the anchor", () => {
-    expect(placeSelectionToolbar({ x: 400, y: 100 }, size, viewport)).toEqual({ x: 320, y: 108 });
-  });
-
-  it("clamps to the left, right and top margins and flips near the bottom", () => {
-    expect(placeSelectionToolbar({ x: 10, y: 100 }, size, viewport).x).toBe(8);
-    expect(placeSelectionToolbar({ x: 795, y: 100 }, size, viewport).x).toBe(632);
-    expect(placeSelectionToolbar({ x: 400, y: 590 }, size, viewport).y).toBe(522);
-    expect(placeSelectionToolbar({ x: 400, y: -50 }, size, viewport).y).toBe(8);
-  });
-
-  it("pins an oversized toolbar to the top-left margin and survives bad numbers", () => {
-    expect(placeSelectionToolbar({ x: 50, y: 50 }, { width: 900, height: 700 }, viewport)).toEqual({
-      x: 8,
-      y: 8,
-    });
-    expect(
-      placeSelectionToolbar({ x: Number.NaN, y: Number.POSITIVE_INFINITY }, size, viewport),
-    ).toEqual({ x: 8, y: 8 });
-  });
-});
-
-/** A surface with two responses and some text outside them, plus the hook's toolbar. */
+/** A surface with two responses, a user message and some text outside them, plus the hook. */
 function Harness({
   onCite,
   threadId = "thread-1",
@@ -165,12 +150,19 @@ function Harness({
   return (
     <>
       <div ref={surfaceRef} data-testid="surface">
-        <div data-assistant-citation-source="m1">
-          <p>Alpha beta gamma.</p>
-        </div>
-        <div data-assistant-citation-source="m2">
-          <p>Delta epsilon.</p>
-        </div>
+        <article data-message-id="m1" data-role="assistant">
+          <div data-assistant-citation-source="m1">
+            <p>Alpha beta gamma.</p>
+          </div>
+        </article>
+        <article data-message-id="u1" data-role="user">
+          <p>My own words.</p>
+        </article>
+        <article data-message-id="m2" data-role="assistant">
+          <div data-assistant-citation-source="m2">
+            <p>Delta epsilon.</p>
+          </div>
+        </article>
       </div>
       <p>Outside text.</p>
       {toolbar}
@@ -181,11 +173,18 @@ function Harness({
 describe("useAssistantSelectionToolbar", () => {
   const textOf = (needle: string) => screen.getByText(needle).firstChild as Text;
 
-  function selectAndRelease(anchor: Text, a: number, focus: Text, b: number) {
+  /** A mouse drag that leaves the given selection. */
+  function drag(anchor: Text, a: number, focus: Text, b: number) {
     const paragraph = anchor.parentElement!;
-    fireEvent.pointerDown(paragraph, { button: 0, isPrimary: true });
+    fireEvent.pointerDown(paragraph, { button: 0, isPrimary: true, clientX: 0, clientY: 0 });
     window.getSelection()!.setBaseAndExtent(anchor, a, focus, b);
     fireEvent.pointerUp(paragraph, { button: 0, clientX: 50, clientY: 60 });
+  }
+
+  /** A selection made without any pointer (script, caret browsing, a screen reader). */
+  function select(anchor: Text, a: number, focus: Text, b: number) {
+    window.getSelection()!.setBaseAndExtent(anchor, a, focus, b);
+    document.dispatchEvent(new Event("selectionchange"));
   }
 
   beforeEach(() => {
@@ -195,20 +194,18 @@ describe("useAssistantSelectionToolbar", () => {
     vi.useRealTimers();
   });
 
-  it("opens after the repeat-click window and cites the selected quote", () => {
+  it("opens right after a drag and cites the selected quote", () => {
     const onCite = vi.fn();
     render(<Harness onCite={onCite} />);
     const alpha = textOf("Alpha beta gamma.");
-    selectAndRelease(alpha, 6, alpha, 10);
-    expect(screen.queryByRole("toolbar")).toBeNull();
-    act(() => vi.advanceTimersByTime(500));
+    drag(alpha, 6, alpha, 10);
     const button = screen.getByRole("button", { name: "Cite in composer" });
     // Using the toolbar neither dismisses it nor replaces the captured quote.
     fireEvent.pointerDown(button, { button: 0, isPrimary: true });
-    window.getSelection()!.setBaseAndExtent(alpha, 0, alpha, 5);
     fireEvent.pointerUp(button, { button: 0 });
+    fireEvent.keyDown(button, { key: "Enter" });
     act(() => vi.advanceTimersByTime(1000));
-    fireEvent.click(screen.getByRole("button", { name: "Cite in composer" }));
+    fireEvent.click(screen.getByRole("button", { name: "Cite in composer" }), { detail: 1 });
     expect(onCite).toHaveBeenCalledTimes(1);
     expect(onCite.mock.calls[0]![0]).toMatchObject({
       environmentId: "env-1",
@@ -218,31 +215,92 @@ describe("useAssistantSelectionToolbar", () => {
       prefix: "Alpha ",
       suffix: " gamma.",
     });
+    expect(onCite.mock.calls[0]![2]).toBe("pointer");
     expect(screen.queryByRole("toolbar")).toBeNull();
+    // A polite confirmation.
+    expect(screen.getByRole("status")).toHaveTextContent("Quote added to the composer.");
   });
 
-  it("opens nothing for a selection across two responses or outside them", () => {
-    render(<Harness onCite={() => {}} />);
-    selectAndRelease(textOf("Alpha beta gamma."), 6, textOf("Delta epsilon."), 5);
-    act(() => vi.advanceTimersByTime(500));
-    expect(screen.queryByRole("toolbar")).toBeNull();
+  it("cites with Alt+Shift+Q from a selection made without any pointer", () => {
+    const onCite = vi.fn();
+    render(<Harness onCite={onCite} />);
+    const delta = textOf("Delta epsilon.");
+    window.getSelection()!.setBaseAndExtent(delta, 6, delta, 13);
+    const event = fireEvent.keyDown(document.body, {
+      key: "Q",
+      code: "KeyQ",
+      altKey: true,
+      shiftKey: true,
+    });
+    expect(event).toBe(false);
+    expect(onCite).toHaveBeenCalledTimes(1);
+    expect(onCite.mock.calls[0]![0]).toMatchObject({ messageId: "m2", text: "epsilon" });
+    expect(onCite.mock.calls[0]![2]).toBe("keyboard");
+    expect(screen.getByRole("status")).toHaveTextContent("Quote added to the composer.");
+    // Outside the surface the shortcut is left alone.
     const outside = textOf("Outside text.");
-    selectAndRelease(outside, 0, outside, 7);
-    act(() => vi.advanceTimersByTime(500));
+    window.getSelection()!.setBaseAndExtent(outside, 0, outside, 7);
+    expect(fireEvent.keyDown(document.body, { key: "Q", altKey: true, shiftKey: true })).toBe(true);
+    expect(onCite).toHaveBeenCalledTimes(1);
+  });
+
+  it("opens for a keyboard or scripted selection once it settles; Tab and Alt+F10 focus it", () => {
+    render(<Harness onCite={() => {}} />);
+    const alpha = textOf("Alpha beta gamma.");
+    select(alpha, 0, alpha, 5);
     expect(screen.queryByRole("toolbar")).toBeNull();
+    act(() => vi.advanceTimersByTime(SELECTION_SETTLE_MS));
+    const button = screen.getByRole("button", { name: "Cite in composer" });
+    expect(button).not.toHaveFocus();
+    fireEvent.keyDown(document.body, { key: "Tab" });
+    expect(button).toHaveFocus();
+    // Escape closes it and gives focus back to the page, the selection untouched.
+    fireEvent.keyDown(button, { key: "Escape" });
+    expect(screen.queryByRole("toolbar")).toBeNull();
+    expect(document.activeElement).toBe(document.body);
+    expect(window.getSelection()!.toString()).toBe("Alpha");
+
+    select(alpha, 0, alpha, 10);
+    act(() => vi.advanceTimersByTime(SELECTION_SETTLE_MS));
+    fireEvent.keyDown(document.body, { key: "F10", altKey: true });
+    expect(screen.getByRole("button", { name: "Cite in composer" })).toHaveFocus();
+  });
+
+  it("shows a hint, not the toolbar, for a selection that cannot be cited", () => {
+    render(<Harness onCite={() => {}} />);
+    drag(textOf("Alpha beta gamma."), 6, textOf("Delta epsilon."), 5);
+    expect(screen.queryByRole("toolbar")).toBeNull();
+    expect(screen.getByRole("status")).toHaveTextContent(
+      "Select text within one answer to cite it.",
+    );
+    const own = textOf("My own words.");
+    drag(own, 0, own, 6);
+    expect(screen.getByRole("status")).toHaveTextContent(
+      "Only the assistant's answers can be cited.",
+    );
+    // The hint never takes focus, and goes with the selection.
+    expect(document.activeElement).toBe(document.body);
+    act(() => {
+      window.getSelection()!.removeAllRanges();
+      document.dispatchEvent(new Event("selectionchange"));
+    });
+    expect(screen.queryByRole("status")).toBeNull();
+    // Text outside any message gets neither.
+    const outside = textOf("Outside text.");
+    drag(outside, 0, outside, 7);
+    expect(screen.queryByRole("toolbar")).toBeNull();
+    expect(screen.queryByRole("status")).toBeNull();
   });
 
   it("closes on Escape and when the thread changes", () => {
     const { rerender } = render(<Harness onCite={() => {}} />);
     const delta = textOf("Delta epsilon.");
-    selectAndRelease(delta, 0, delta, 5);
-    act(() => vi.advanceTimersByTime(500));
+    drag(delta, 0, delta, 5);
     expect(screen.getByRole("toolbar")).toBeInTheDocument();
     fireEvent.keyDown(document.body, { key: "Escape" });
     expect(screen.queryByRole("toolbar")).toBeNull();
 
-    selectAndRelease(delta, 0, delta, 5);
-    act(() => vi.advanceTimersByTime(500));
+    drag(delta, 0, delta, 5);
     expect(screen.getByRole("toolbar")).toBeInTheDocument();
     rerender(<Harness onCite={() => {}} threadId="thread-2" />);
     expect(screen.queryByRole("toolbar")).toBeNull();
@@ -253,8 +311,7 @@ describe("useAssistantSelectionToolbar", () => {
     const { rerender } = render(<Harness onCite={onCite} loaded={false} />);
     rerender(<Harness onCite={onCite} />);
     const alpha = textOf("Alpha beta gamma.");
-    selectAndRelease(alpha, 0, alpha, 5);
-    act(() => vi.advanceTimersByTime(500));
+    drag(alpha, 0, alpha, 5);
     fireEvent.click(screen.getByRole("button", { name: "Cite in composer" }));
     expect(onCite.mock.calls[0]![0]).toMatchObject({ messageId: "m1", text: "Alpha" });
   });

@@ -1,4 +1,5 @@
 import { ASSISTANT_CITATION_MAX_TEXT_LENGTH, type AssistantCitation } from "@app/citations";
+import type { Rect } from "@floating-ui/dom";
 import {
   type KeyboardEvent as ReactKeyboardEvent,
   type MouseEvent as ReactMouseEvent,
@@ -10,7 +11,6 @@ import {
   useRef,
 } from "react";
 import { createPortal } from "react-dom";
-import type { Rect } from "@floating-ui/dom";
 import { keepFloatingPlaced } from "../ui/floatingPlacement.ts";
 import type { AssistantTextSelectionCapture } from "./assistantTextSelection.ts";
 import { CITE_SHORTCUT, citeShortcutLabel } from "./citeShortcut.ts";

@@ -164,6 +164,11 @@ export function observeSelectionActions(
   /** A mouse (or pen) button held down: its `selectionchange`s wait for the release. */
   let mouseGesture: Gesture | null = null;
   let lastInput: "keyboard" | "touch" = "keyboard";
+  /**
+   * The selection as a mouse release left it. The browser may deliver that change's
+   * `selectionchange` only after the release; the release already decided about it.
+   */
+  let releasedRange: Range | null = null;
   let pending: ReturnType<typeof setTimeout> | null = null;
   /** Whether the pending open is a click's (waiting out the repeat window). */
   let pendingClick = false;
@@ -255,6 +260,7 @@ export function observeSelectionActions(
     const gesture = mouseGesture;
     if (gesture === null) return;
     mouseGesture = null;
+    releasedRange = selectedRange(view?.getSelection() ?? null)?.cloneRange() ?? null;
     if (!gesture.inside || gesture.onControl || event.button !== 0) return;
     const at = { x: event.clientX, y: event.clientY };
     const dragged = Math.hypot(at.x - gesture.x, at.y - gesture.y) > DRAG_DISTANCE;
@@ -287,6 +293,8 @@ export function observeSelectionActions(
       return;
     }
     if (open && openRange !== null && sameRange(range, openRange)) return;
+    if (releasedRange !== null && sameRange(range, releasedRange)) return;
+    releasedRange = null;
     schedule(settleMs, null, lastInput);
   };
 

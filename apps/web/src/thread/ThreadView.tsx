@@ -5,6 +5,7 @@ import {
   AssistantCitationSource,
   AssistantCitationWarning,
 } from "../citations/AssistantCitationSource.tsx";
+import type { CiteInput } from "../citations/AssistantSelectionToolbar.tsx";
 import {
   AssistantCitationNavigationContext,
   readAssistantCitationActivation,
@@ -14,7 +15,6 @@ import {
   type AssistantTextSelectionCapture,
   resolveAssistantCitationRange,
 } from "../citations/assistantTextSelection.ts";
-import type { CiteInput } from "../citations/AssistantSelectionToolbar.tsx";
 import { useAssistantCitationTarget } from "../citations/useAssistantCitationTarget.ts";
 import { useAssistantSelectionToolbar } from "../citations/useAssistantSelectionToolbar.tsx";
 import type { ComposerHandle } from "../composer/Composer.tsx";

@@ -19,7 +19,6 @@ import {
 } from "react";
 import type { ApiError } from "../api/client.ts";
 import { selectionToMarkdown } from "../copy/selectionMarkdown.ts";
-import { useFollowHold } from "./useFollowHold.ts";
 import { warmMarkdownCache } from "../markdown/markdownBlockCache.ts";
 import type { PromptMetrics } from "./plainTextLines.ts";
 import { readPromptMetrics } from "./promptMetrics.ts";
@@ -29,6 +28,7 @@ import {
   TimelineRowView,
 } from "./TimelineRowView.tsx";
 import { buildTimelineRows, foldedTurnOf, rowSizeClass, type TimelineRow } from "./timelineRows.ts";
+import { useFollowHold } from "./useFollowHold.ts";
 
 /** Imperative API for callers that need to bring a message into view (citation navigation). */
 export type TimelineHandle = {
