@@ -39,6 +39,24 @@ describe("AssistantCitationChip", () => {
     expect(chip.getAttribute("title")).toContain(citation.text);
   });
 
+  it("shows the quote beside the comment, describes both, and reads them in full without hover", () => {
+    render(<AssistantCitationChip citation={citation} source="[Assistant quote](x)" />);
+    const chip = screen.getByRole("link", { name: "Assistant quote: why this matters" });
+    // The comment is the label; the quote preview is a separate, secondary part.
+    expect(chip.querySelector(".citation-chip__label")).toHaveTextContent("why this matters");
+    expect(chip.querySelector(".citation-chip__quote")).toHaveTextContent("a quoted sentence");
+    expect(chip).toHaveAccessibleDescription("Quote: a quoted sentence Comment: why this matters");
+    const more = screen.getByRole("button", { name: "Show full quote" });
+    expect(more).toHaveAttribute("aria-expanded", "false");
+    fireEvent.click(more);
+    const less = screen.getByRole("button", { name: "Hide full quote" });
+    expect(less).toHaveAttribute("aria-expanded", "true");
+    const details = document.getElementById(less.getAttribute("aria-controls")!)!;
+    expect(details.textContent).toBe("a  quoted\nsentenceComment: why this matters");
+    fireEvent.click(less);
+    expect(document.getElementById(less.getAttribute("aria-controls")!)).toBeNull();
+  });
+
   it("labels a chip without comment by the quote preview", () => {
     const { comment: _comment, ...plain } = citation;
     render(<AssistantCitationChip citation={plain} source="[Assistant quote](x)" />);

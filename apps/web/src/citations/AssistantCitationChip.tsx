@@ -1,14 +1,10 @@
-import {
-  ASSISTANT_CITATION_LABEL,
-  type AssistantCitation,
-  getAssistantCitationChipLabel,
-  hasNonWhitespace,
-} from "@app/citations";
-import { type MouseEvent, useContext } from "react";
+import { ASSISTANT_CITATION_LABEL, type AssistantCitation, hasNonWhitespace } from "@app/citations";
+import { type MouseEvent, useContext, useId, useState } from "react";
 import {
   AssistantCitationNavigationContext,
   assistantCitationUrl,
 } from "./assistantCitationNavigation.ts";
+import { chipComment, citationChipText } from "./citationChipText.ts";
 
 /** Props of {@link AssistantCitationChip}. */
 export type AssistantCitationChipProps = {
@@ -32,7 +28,9 @@ export function assistantCitationChipTitle(citation: AssistantCitation): string 
 /**
  * A sent citation in a user message: a read-only chip linking to the cited source text
  * (`/<environmentId>/<threadId>#assistant-citation=<base64url>`). Its label is the comment when
- * present, else a quote preview. A plain click navigates client-side with a fresh activation id;
+ * present, else a quote preview; with a comment a short quote preview follows as a separate
+ * part, the accessible description holds the full quote and comment, and a small disclosure
+ * button beside the chip shows both in full (no hover needed). A plain click navigates client-side with a fresh activation id;
  * modified clicks keep the browser's behaviour (new tab, ...). The chip is atomic for Markdown
  * copy: it stands for its exact link source, not its label.
  */
@@ -43,7 +41,11 @@ export function AssistantCitationChip({
   sourceEnd,
 }: AssistantCitationChipProps) {
   const navigate = useContext(AssistantCitationNavigationContext);
-  const label = getAssistantCitationChipLabel(citation);
+  const { label, quotePreview, description } = citationChipText(citation);
+  const descriptionId = useId();
+  const detailsId = useId();
+  // The full quote and comment, readable without hovering (touch, keyboard): a disclosure.
+  const [expanded, setExpanded] = useState(false);
   const onClick = (event: MouseEvent<HTMLAnchorElement>) => {
     if (!navigate || event.defaultPrevented || event.button !== 0) return;
     if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
@@ -51,22 +53,52 @@ export function AssistantCitationChip({
     navigate(citation);
   };
   return (
-    <a
-      className="citation-chip"
-      href={assistantCitationUrl(citation)}
-      data-assistant-citation-chip=""
-      data-copy-source={source}
-      {...(sourceStart !== undefined && sourceEnd !== undefined
-        ? { "data-md-start": sourceStart, "data-md-end": sourceEnd }
-        : {})}
-      title={assistantCitationChipTitle(citation)}
-      aria-label={`${ASSISTANT_CITATION_LABEL}: ${label}`}
-      onClick={onClick}
-    >
-      <span className="citation-chip__kind" aria-hidden="true">
-        ❝
-      </span>
-      <span className="citation-chip__label">{label}</span>
-    </a>
+    <span className="citation-chip-group">
+      <a
+        className="citation-chip"
+        href={assistantCitationUrl(citation)}
+        data-assistant-citation-chip=""
+        data-copy-source={source}
+        {...(sourceStart !== undefined && sourceEnd !== undefined
+          ? { "data-md-start": sourceStart, "data-md-end": sourceEnd }
+          : {})}
+        title={assistantCitationChipTitle(citation)}
+        aria-label={`${ASSISTANT_CITATION_LABEL}: ${label}`}
+        aria-describedby={descriptionId}
+        onClick={onClick}
+      >
+        <span className="citation-chip__kind" aria-hidden="true">
+          ❝
+        </span>
+        <span className="citation-chip__label">{label}</span>
+        {quotePreview !== null ? (
+          <span className="citation-chip__quote" aria-hidden="true">
+            {quotePreview}
+          </span>
+        ) : null}
+        <span id={descriptionId} hidden>
+          {description}
+        </span>
+      </a>
+      <button
+        type="button"
+        className="citation-chip__more"
+        aria-expanded={expanded}
+        aria-controls={detailsId}
+        aria-label={expanded ? "Hide full quote" : "Show full quote"}
+        title={expanded ? "Hide full quote" : "Show full quote"}
+        onClick={() => setExpanded((open) => !open)}
+      >
+        <span aria-hidden="true">{expanded ? "▴" : "▾"}</span>
+      </button>
+      {expanded ? (
+        <span id={detailsId} className="citation-chip__details" data-text-stream="skip">
+          <span className="citation-chip__details-quote">{citation.text}</span>
+          {chipComment(citation) !== null ? (
+            <span className="citation-chip__details-comment">Comment: {chipComment(citation)}</span>
+          ) : null}
+        </span>
+      ) : null}
+    </span>
   );
 }

@@ -181,9 +181,9 @@ export function AssistantSelectionToolbar({
         }}
       >
         {CITE_IN_COMPOSER_LABEL}
-        <kbd className="assistant-selection-toolbar__shortcut" aria-hidden="true">
+        <span className="assistant-selection-toolbar__shortcut" aria-hidden="true">
           {shortcut}
-        </kbd>
+        </span>
       </button>
       {note ? (
         <span id={noteId} className="assistant-selection-toolbar__note" role="status">

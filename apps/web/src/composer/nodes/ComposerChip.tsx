@@ -2,7 +2,7 @@
  * The React face of every composer chip. Memoized: Lexical re-decorates only chips that are
  * created or changed, and an unchanged label never re-renders.
  */
-import { memo } from "react";
+import { memo, useId } from "react";
 
 /** Props of {@link ComposerChip}. */
 export type ComposerChipProps = {
@@ -10,6 +10,13 @@ export type ComposerChipProps = {
   label: string;
   /** Full text for the tooltip (the path, skill name or quote). */
   title: string;
+  /**
+   * A visibly separate, secondary part after the label (a citation's quote preview beside its
+   * comment). Not part of the accessible name: the description carries the full quote.
+   */
+  secondary?: string | null;
+  /** The chip's accessible description (a citation's full quote and comment). */
+  description?: string;
   /**
    * Makes the chip a focusable, button-like control that opens a dialog (the citation comment
    * editor). Its accessible name stays the visible label. Clicks and keys are handled by the
@@ -23,8 +30,11 @@ export const ComposerChip = memo(function ComposerChip({
   kind,
   label,
   title,
+  secondary = null,
+  description,
   actionable = false,
 }: ComposerChipProps) {
+  const descriptionId = useId();
   return (
     <span
       className={`composer-chip composer-chip--${kind}`}
@@ -32,8 +42,19 @@ export const ComposerChip = memo(function ComposerChip({
       role={actionable ? "button" : undefined}
       tabIndex={actionable ? 0 : undefined}
       aria-haspopup={actionable ? "dialog" : undefined}
+      aria-describedby={description !== undefined ? descriptionId : undefined}
     >
-      {label}
+      <span className="composer-chip__label">{label}</span>
+      {secondary !== null ? (
+        <span className="composer-chip__quote" aria-hidden="true">
+          {secondary}
+        </span>
+      ) : null}
+      {description !== undefined ? (
+        <span id={descriptionId} hidden>
+          {description}
+        </span>
+      ) : null}
     </span>
   );
 });

@@ -2,14 +2,15 @@
  * ComposerCitationNode: an inline Lexical DecoratorNode holding one assistant citation (quote,
  * optional comment) as one atomic chip. The node keeps the full serialized link and returns it
  * from getTextContent(), so the prompt string, drafts, stashes and copy carry the citation
- * byte for byte. The label shows the comment when present, otherwise a short quote preview.
+ * byte for byte. The label shows the comment when present, otherwise a short quote preview;
+ * with a comment, a short quote preview follows as a separate part, and the chip's accessible
+ * description holds the full quote and comment.
  * The chip face is a focusable button-like element; clicking it (or Enter/Space on it) opens the
  * comment editor (`plugins/CitationCommentPlugin.tsx`).
  */
 import {
   type AssistantCitation,
   collectAssistantCitations,
-  getAssistantCitationChipLabel,
   serializeAssistantCitation,
 } from "@app/citations";
 import {
@@ -20,6 +21,7 @@ import {
   type Spread,
 } from "lexical";
 import type { JSX } from "react";
+import { citationChipText } from "../../citations/citationChipText.ts";
 import { ComposerChip } from "./ComposerChip.tsx";
 import { InlineChipNode } from "./InlineChipNode.ts";
 
@@ -118,11 +120,15 @@ export class ComposerCitationNode extends InlineChipNode {
 
   override decorate(): JSX.Element {
     const citation = this.__citation;
+    // Label = comment or quote preview; with a comment, a short quote preview follows it.
+    const { label, quotePreview, description } = citationChipText(citation);
     return (
       <ComposerChip
         kind="citation"
         actionable
-        label={getAssistantCitationChipLabel(citation)}
+        label={label}
+        secondary={quotePreview}
+        description={description}
         title={
           citation.comment?.trim()
             ? `${citation.text}\n\nComment: ${citation.comment}`

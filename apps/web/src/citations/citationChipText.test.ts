@@ -1,0 +1,46 @@
+import type { AssistantCitation } from "@app/citations";
+import { describe, expect, it } from "vitest";
+import { CHIP_QUOTE_PREVIEW_LENGTH, citationChipText, shortPreview } from "./citationChipText.ts";
+
+const citation = (text: string, comment?: string): AssistantCitation => ({
+  version: 1,
+  environmentId: "e",
+  threadId: "t",
+  messageId: "m",
+  text,
+  start: 0,
+  end: text.length,
+  prefix: "",
+  suffix: "",
+  ...(comment === undefined ? {} : { comment }),
+});
+
+describe("citationChipText", () => {
+  it("labels a quote without comment by the quote, with no secondary part", () => {
+    expect(citationChipText(citation("The  quoted\nwords"))).toEqual({
+      label: "The quoted words",
+      quotePreview: null,
+      description: "Quote: The quoted words",
+    });
+  });
+
+  it("labels a commented quote by the comment and adds a short quote preview", () => {
+    const long = "word ".repeat(30);
+    const parts = citationChipText(citation(long, "  Why is this bold?  "));
+    expect(parts.label).toBe("Why is this bold?");
+    expect(parts.quotePreview).toBe(`${"word ".repeat(8).trim()}…`);
+    expect(parts.quotePreview!.length).toBeLessThanOrEqual(CHIP_QUOTE_PREVIEW_LENGTH + 1);
+    expect(parts.description).toBe(`Quote: ${long.trim()} Comment: Why is this bold?`);
+  });
+
+  it("treats a blank comment as none", () => {
+    expect(citationChipText(citation("quote", "   ")).quotePreview).toBeNull();
+  });
+
+  it("never cuts a surrogate pair", () => {
+    const text = `${"a".repeat(CHIP_QUOTE_PREVIEW_LENGTH - 1)}😀tail`;
+    expect(shortPreview(text, CHIP_QUOTE_PREVIEW_LENGTH)).toBe(
+      `${"a".repeat(CHIP_QUOTE_PREVIEW_LENGTH - 1)}…`,
+    );
+  });
+});
