@@ -6,8 +6,9 @@
  * means. Mount one per editing session (keyed), portalled out of the Lexical root.
  */
 import { ASSISTANT_CITATION_MAX_COMMENT_LENGTH } from "@app/citations";
+import { computePosition, flip, offset, type Rect, shift } from "@floating-ui/dom";
 import { type JSX, useEffect, useId, useLayoutEffect, useRef, useState } from "react";
-import { type AnchorRect, placeCitationCommentEditor } from "./citationCommentPlacement.ts";
+import { areaAbove, FLOATING_MARGIN } from "../ui/floatingPlacement.ts";
 import {
   isLiveSourceRange,
   measureSourceRange,
@@ -46,6 +47,22 @@ export type CitationCommentEditorProps = {
   /** A pointer press outside, or focus moving elsewhere in the page: keep what was typed. */
   onDismiss(): void;
 };
+
+/** An anchor rectangle in viewport coordinates. */
+type AnchorRect = { left: number; top: number; right: number; bottom: number };
+
+/** Space between the anchor and the popover, in CSS pixels. */
+const COMMENT_EDITOR_GAP = 6;
+
+/** The composer's box: the editor stays above it. */
+const COMPOSER_SELECTOR = ".composer";
+
+/** With nothing to anchor on: a point centred near the bottom of the area. */
+function fallbackRect(area: Rect | null): DOMRect {
+  const width = area?.width ?? window.innerWidth;
+  const bottom = area !== null ? area.y + area.height : window.innerHeight;
+  return DOMRect.fromRect({ x: width / 2, y: bottom - FLOATING_MARGIN, width: 0, height: 0 });
+}
 
 /** Where the popover is, what it is beside, and the live source range to highlight (if any). */
 type Layout = { x: number; y: number; anchor: "source" | "chip" | "none"; range: Range | null };
@@ -91,9 +108,12 @@ export function CitationCommentEditor(props: CitationCommentEditorProps): JSX.El
 
   // Position before paint, and again when anything scrolls, the window resizes or the page
   // changes while there is source text (its row may scroll away or re-render: the range is
-  // repaired if possible, else the editor moves beside the chip).
+  // repaired if possible, else the editor moves beside the chip). Floating UI places it below
+  // its anchor, flips it above when there is no room, and shifts it to stay inside the viewport
+  // and above the composer, which it must never cover.
   useLayoutEffect(() => {
     let frame = 0;
+    let disposed = false;
     const place = () => {
       frame = 0;
       const element = rootRef.current;
@@ -103,15 +123,54 @@ export function CitationCommentEditor(props: CitationCommentEditorProps): JSX.El
         range = repaired(latest.current.source) ?? range;
         rangeRef.current = range;
       }
-      const { rect, anchor, sourceLive } = anchorFor(range, latest.current.getChipElement());
-      const box = element.getBoundingClientRect();
-      const { x, y } = placeCitationCommentEditor(
-        rect,
-        { width: box.width, height: box.height },
-        { width: window.innerWidth, height: window.innerHeight },
+      const chip = latest.current.getChipElement();
+      const { rect, anchor, sourceLive } = anchorFor(range, chip);
+      const area = areaAbove(
+        chip?.closest(COMPOSER_SELECTOR) ?? document.querySelector(COMPOSER_SELECTOR),
       );
-      const next: Layout = { x, y, anchor, range: sourceLive ? range : null };
-      setLayout((current) => (sameLayout(current, next) ? current : next));
+      const reference = {
+        getBoundingClientRect: () =>
+          rect === null
+            ? fallbackRect(area)
+            : DOMRect.fromRect({
+                x: rect.left,
+                y: rect.top,
+                width: rect.right - rect.left,
+                height: rect.bottom - rect.top,
+              }),
+      };
+      // A first guess right away (below the anchor), so the editor is shown and focusable in
+      // this same update; Floating UI's exact placement follows before the next paint.
+      const guess = reference.getBoundingClientRect();
+      const first: Layout = {
+        x: Math.round(guess.left),
+        y: Math.round(guess.bottom + COMMENT_EDITOR_GAP),
+        anchor,
+        range: sourceLive ? range : null,
+      };
+      setLayout((current) => (current === null ? first : current));
+      void computePosition(reference, element, {
+        strategy: "fixed",
+        placement: anchor === "chip" ? "top-start" : "bottom-start",
+        middleware: [
+          offset(COMMENT_EDITOR_GAP),
+          flip({ boundary: area ?? "clippingAncestors", padding: FLOATING_MARGIN }),
+          shift({
+            boundary: area ?? "clippingAncestors",
+            padding: FLOATING_MARGIN,
+            crossAxis: true,
+          }),
+        ],
+      }).then(({ x, y }) => {
+        if (disposed) return;
+        const next: Layout = {
+          x: Math.round(x),
+          y: Math.round(y),
+          anchor,
+          range: sourceLive ? range : null,
+        };
+        setLayout((current) => (sameLayout(current, next) ? current : next));
+      });
     };
     const schedule = () => {
       if (frame === 0) frame = requestAnimationFrame(place);
@@ -123,6 +182,7 @@ export function CitationCommentEditor(props: CitationCommentEditorProps): JSX.El
     const observer = rangeRef.current !== null ? new MutationObserver(schedule) : null;
     observer?.observe(document.body, { childList: true, subtree: true, characterData: true });
     return () => {
+      disposed = true;
       observer?.disconnect();
       if (frame !== 0) cancelAnimationFrame(frame);
       window.removeEventListener("resize", schedule);
@@ -172,6 +232,31 @@ export function CitationCommentEditor(props: CitationCommentEditorProps): JSX.El
         top: layout?.y ?? 0,
         visibility: layout === null ? "hidden" : undefined,
       }}
+      aria-modal="true"
+      onKeyDown={(event) => {
+        // Focus stays inside while the editor is open: Tab wraps around its controls, and
+        // Escape cancels from any of them (the textarea handles its own keys first).
+        if (event.key === "Escape") {
+          event.preventDefault();
+          event.nativeEvent.stopPropagation();
+          onCancel();
+          return;
+        }
+        if (event.key !== "Tab") return;
+        const focusables = [
+          ...event.currentTarget.querySelectorAll<HTMLElement>("textarea, button:not([disabled])"),
+        ];
+        const first = focusables[0];
+        const last = focusables.at(-1);
+        if (first === undefined || last === undefined) return;
+        if (event.shiftKey && document.activeElement === first) {
+          event.preventDefault();
+          last.focus();
+        } else if (!event.shiftKey && document.activeElement === last) {
+          event.preventDefault();
+          first.focus();
+        }
+      }}
       onBlur={(event) => {
         // Focus moving to another control keeps the comment; a window switch (no related
         // target) leaves the editor open.
@@ -205,6 +290,7 @@ export function CitationCommentEditor(props: CitationCommentEditorProps): JSX.El
             event.preventDefault();
             // Escape here belongs to the editor, not to page-level handlers behind it.
             event.nativeEvent.stopPropagation();
+            event.stopPropagation();
             onCancel();
           }
         }}
