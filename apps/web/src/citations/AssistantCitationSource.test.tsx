@@ -102,6 +102,41 @@ describe("AssistantCitationSource (no Highlight API: owned selection fallback)",
     expect(document.getSelection()?.toString()).toBe("Alpha beta.");
   });
 
+  it("a remount does not select the quote again over the user's newer selection", async () => {
+    // Regression against the original product's expected behaviour.
+    const citation = citationFor("beta", { start: 6, end: 10 });
+    const onSettled = vi.fn();
+    const source = (key: string) => (
+      <AssistantCitationSource
+        key={key}
+        citation={citation}
+        activationId="s9"
+        getScrollElement={() => null}
+        onSettled={onSettled}
+      />
+    );
+    const view = render(
+      <>
+        <Row text="Alpha beta." />
+        {source("first")}
+      </>,
+    );
+    await waitFor(() => expect(onSettled).toHaveBeenCalledWith(null));
+    expect(document.getSelection()?.toString()).toBe("beta");
+    const text = document.querySelector("p")!.firstChild!;
+    document.getSelection()!.setBaseAndExtent(text, 0, text, 5);
+    // Only the highlighter remounts (same activation: the clock resumes).
+    view.rerender(
+      <>
+        <Row text="Alpha beta." />
+        {source("second")}
+      </>,
+    );
+    await waitFor(() => expect(onSettled).toHaveBeenCalledTimes(2));
+    expect(document.getSelection()?.toString()).toBe("Alpha");
+    expect(row().getAttribute("data-citation-highlighted")).toBe("true");
+  });
+
   it("follows the text when the row re-renders, keeping the highlight", async () => {
     const citation = citationFor("beta", { start: 6, end: 10 });
     const onSettled = vi.fn();

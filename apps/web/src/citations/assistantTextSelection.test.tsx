@@ -434,3 +434,25 @@ describe("capture and resolve, property-based", () => {
     );
   }, 60_000);
 });
+
+describe("contenteditable regions (regression against the original product)", () => {
+  it("leaves text typed into an editing host inside an answer out of the quote", () => {
+    const body = mountTimeline([
+      {
+        id: "a1",
+        role: "assistant",
+        html: "<p>Before <span contenteditable='true'>typed by someone</span> after.</p>",
+      },
+    ])("a1");
+    const before = textNode(body, "Before");
+    const after = textNode(body, "after.");
+    const result = captured(
+      captureAssistantTextSelection(select(before, 0, after, after.data.length), {
+        environmentId: "env",
+        threadId: "thread",
+      }),
+    );
+    expect(result.citation.text).toBe("Before after.");
+    expect(result.citation.text).not.toContain("typed");
+  });
+});

@@ -2,7 +2,8 @@
  * DOM side of the source highlight: paints a range through the CSS Custom Highlight API under the
  * name `assistant-citation` (its strength is the registered `--assistant-citation-opacity`
  * property), marks the cited row with `data-citation-highlighted="true"`, and without the
- * Highlight API selects the range instead, later removing only that owned selection.
+ * Highlight API selects the range instead (never over a selection the user made), later removing
+ * only that owned selection.
  * Needs a live DOM.
  */
 
@@ -70,6 +71,20 @@ function sameRange(a: Range, b: Range): boolean {
   );
 }
 
+/**
+ * The selection this module set last (without the Highlight API), across highlighter instances:
+ * a remounted highlighter may take over its own earlier selection, never one the user made.
+ */
+let lastOwnedSelection: Range | null = null;
+
+/** True when the page has a selection the user made (not one a highlighter set). */
+function userHasSelection(selection: Selection): boolean {
+  if (selection.rangeCount === 0 || selection.isCollapsed) return false;
+  const current = selection.getRangeAt(0);
+  if (!current.startContainer.isConnected) return false;
+  return lastOwnedSelection === null || !sameRange(current, lastOwnedSelection);
+}
+
 /** Paints `range` as the cited source text. */
 export function createSourceHighlight(initial: Range): SourceHighlight {
   registerCitationOpacityProperty();
@@ -96,11 +111,14 @@ export function createSourceHighlight(initial: Range): SourceHighlight {
       return;
     }
     const selection = document.getSelection();
-    if (!selection) return;
+    // Regression (against the original product): a remounted or repaired highlighter selected
+    // the quote again over the user's newer selection. The user's selection wins.
+    if (!selection || userHasSelection(selection)) return;
     const owned = range.cloneRange();
     selection.removeAllRanges();
     selection.addRange(owned);
     ownedSelection = owned;
+    lastOwnedSelection = owned;
   };
 
   const clearSelection = () => {

@@ -113,6 +113,16 @@ describe("buildRenderedTextStream", () => {
     ).toBe("abc");
   });
 
+  it("leaves out editing hosts (contenteditable regions), not their non-editable parts", () => {
+    // Regression: text typed into a contenteditable region inside an answer ended up in quotes.
+    expect(
+      streamOf(
+        "<p>a<span contenteditable='true'>typed</span>b<span contenteditable>x</span>" +
+          "<span contenteditable='plaintext-only'>y</span><span contenteditable='false'>c</span></p>",
+      ),
+    ).toBe("abc");
+  });
+
   it("leaves out hidden subtrees", () => {
     expect(
       streamOf(

@@ -16,8 +16,8 @@
  *   no computed style is available) are separated by exactly one `"\n"`, never at the start or
  *   end of the stream; a block boundary right after a `"\n"` adds nothing. `<br>` adds one
  *   `"\n"` each. Table cells in one row are separated by one `"\t"`; empty cells add nothing.
- * - Controls (`button`, `input`, `select`, `textarea`, control roles such as `role="button"`),
- *   elements marked `data-citation-ignore` or `data-text-stream="skip"`, `hidden`,
+ * - Controls (`button`, `input`, `select`, `textarea`, control roles such as `role="button"`,
+ *   editing hosts: `contenteditable` other than `"false"`), elements marked `data-citation-ignore` or `data-text-stream="skip"`, `hidden`,
  *   `aria-hidden="true"`, `display: none`, `visibility: hidden | collapse` text, the content of
  *   a closed `<details>` (its summary stays), and non-text elements (`svg`, `img`, `script`,
  *   `style`, `template`, ...) contribute nothing. CSS-generated content (`::before`, list
@@ -175,7 +175,7 @@ const PREFORMATTED_TAGS = new Set(["pre", "listing", "xmp", "plaintext"]);
 
 /**
  * True when `element` and its subtree never contribute to the rendered text, judged from its own
- * markup alone (tag, role, `hidden`, `aria-hidden`, `data-citation-ignore`,
+ * markup alone (tag, role, `contenteditable`, `hidden`, `aria-hidden`, `data-citation-ignore`,
  * `data-text-stream="skip"`). Computed styles are checked separately.
  */
 export function isExcludedFromRenderedText(element: Element): boolean {
@@ -183,6 +183,10 @@ export function isExcludedFromRenderedText(element: Element): boolean {
   if (element.hasAttribute("hidden") || element.hasAttribute("data-citation-ignore")) return true;
   if (element.getAttribute("aria-hidden") === "true") return true;
   if (element.getAttribute("data-text-stream") === "skip") return true;
+  // An editing host (an inline editor, a form field drawn with contenteditable) is a control
+  // whose text is the user's input, not the answer's.
+  const editable = element.getAttribute("contenteditable");
+  if (editable !== null && editable.toLowerCase() !== "false") return true;
   const role = element.getAttribute("role");
   if (role !== null) {
     const first = role.trim().split(/\s+/, 1)[0] ?? "";
