@@ -18,6 +18,7 @@ import {
   useState,
 } from "react";
 import type { ApiError } from "../api/client.ts";
+import { citationCopyHtml } from "../copy/citationCopyHtml.ts";
 import { selectionToMarkdown } from "../copy/selectionMarkdown.ts";
 import { warmMarkdownCache } from "../markdown/markdownBlockCache.ts";
 import type { PromptMetrics } from "./plainTextLines.ts";
@@ -277,6 +278,8 @@ export const Timeline = memo(function Timeline({
     if (markdown === null) return;
     event.preventDefault();
     event.clipboardData.setData("text/plain", markdown);
+    const html = citationCopyHtml(markdown);
+    if (html !== null) event.clipboardData.setData("text/html", html);
   }, []);
 
   const follow = !positioning && !holdPosition && !followHold.held;

@@ -1,5 +1,6 @@
 import type { Message } from "@app/protocol";
 import { createContext, memo, useContext } from "react";
+import { citationCopyHtml } from "../copy/citationCopyHtml.ts";
 import { ChatMarkdown } from "../markdown/ChatMarkdown.tsx";
 import { CopyButton } from "../ui/CopyButton.tsx";
 import { foldLabel, type TimelineRow } from "./timelineRows.ts";
@@ -53,7 +54,13 @@ const MessageView = memo(function MessageView({
       {message.text !== "" ? (
         <div className="message__actions" data-text-stream="skip">
           {/* Keyed: the list reuses rows for other messages, and "Copied" belongs to this one. */}
-          <CopyButton key={message.id} label="Copy message" getText={() => message.text} />
+          <CopyButton
+            key={message.id}
+            label="Copy message"
+            getText={() => message.text}
+            // Chips (user messages only) also go out as readable blockquotes for documents.
+            getHtml={() => (message.role === "user" ? citationCopyHtml(message.text) : null)}
+          />
         </div>
       ) : null}
     </article>

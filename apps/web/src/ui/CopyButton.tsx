@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { copyText } from "./clipboard.ts";
+import { copyTextAndHtml } from "./clipboard.ts";
 
 /** Props for {@link CopyButton}. */
 export type CopyButtonProps = {
@@ -9,11 +9,13 @@ export type CopyButtonProps = {
   text?: string;
   /** Produces the text to copy at click time (so streaming content is copied as it is now). */
   getText(): string;
+  /** An HTML flavor to copy alongside the text (null or absent: text only). */
+  getHtml?(): string | null;
   className?: string;
 };
 
 /** A small copy button with transient "Copied" feedback. */
-export function CopyButton({ label, text = "Copy", getText, className }: CopyButtonProps) {
+export function CopyButton({ label, text = "Copy", getText, getHtml, className }: CopyButtonProps) {
   const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   useEffect(
@@ -24,7 +26,7 @@ export function CopyButton({ label, text = "Copy", getText, className }: CopyBut
   );
 
   const onClick = async () => {
-    const ok = await copyText(getText());
+    const ok = await copyTextAndHtml(getText(), getHtml?.() ?? null);
     setState(ok ? "copied" : "failed");
     if (timer.current !== null) clearTimeout(timer.current);
     timer.current = setTimeout(() => setState("idle"), 1500);

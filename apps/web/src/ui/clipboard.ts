@@ -25,3 +25,24 @@ export async function copyText(text: string): Promise<boolean> {
     area.remove();
   }
 }
+
+/**
+ * Copies plain text plus an HTML flavor (when `html` is given and the browser can write rich
+ * clipboard items); otherwise plain text only. Resolves false when the browser refused.
+ */
+export async function copyTextAndHtml(text: string, html: string | null): Promise<boolean> {
+  if (html !== null && typeof ClipboardItem === "function" && navigator.clipboard?.write) {
+    try {
+      await navigator.clipboard.write([
+        new ClipboardItem({
+          "text/plain": new Blob([text], { type: "text/plain" }),
+          "text/html": new Blob([html], { type: "text/html" }),
+        }),
+      ]);
+      return true;
+    } catch {
+      // Fall back to plain text (rich writes can be refused where plain ones are not).
+    }
+  }
+  return copyText(text);
+}

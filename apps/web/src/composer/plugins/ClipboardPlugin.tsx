@@ -18,6 +18,7 @@ import {
   PASTE_TAG,
 } from "lexical";
 import { useEffect } from "react";
+import { citationCopyHtml } from "../../copy/citationCopyHtml.ts";
 import {
   $getPromptText,
   $getSelectionPromptOffsets,
@@ -65,6 +66,9 @@ function copySelection(
   if (selected === null || data === null) return null;
   event?.preventDefault();
   data.setData("text/plain", selected.text);
+  // Documents and email get readable quotes instead of raw links; paste here uses text/plain.
+  const html = citationCopyHtml(selected.text);
+  if (html !== null) data.setData("text/html", html);
   return selected;
 }
 
