@@ -1,22 +1,24 @@
 /**
  * Browser performance measurements for the chat app (not part of `npm test`):
  *
- *   pnpm --filter @app/web build && pnpm exec tsx scripts/perf/run.ts [--only open,scroll,typing]
+ *   pnpm --filter @app/web build && pnpm exec tsx scripts/perf/run.ts [--only open,scroll,typing,toolbar]
  *
  * Starts the e2e rig server on PERF_PORT (default 4398) with a seeded 2,000-turn thread, drives
  * Debian's Chromium headless, and prints the results as Markdown (for e2e/PERFORMANCE.md) and
  * JSON. Targets: first message < 1 s (median of 5), no frame > 50 ms while scrolling, keystroke
- * to paint < 16 ms median with 100 chips in the composer.
+ * to paint < 16 ms median with 100 chips in the composer, mouse-up to the selection toolbar after a
+ * drag < 100 ms median.
  */
 import { cpus } from "node:os";
 import { measureOpenThread, type OpenRun } from "./openThread.ts";
 import { launchChromium, startPerfServer } from "./rig.ts";
 import { GESTURE_SPEED_PX_S, measureScrollGesture } from "./scrollGesture.ts";
 import { measureScroll, SCROLL_STEP_PX } from "./scrollThread.ts";
+import { measureSelectionToolbar } from "./selectionToolbar.ts";
 import { ms } from "./stats.ts";
 import { measureTyping } from "./typingChips.ts";
 
-const STEPS = ["open", "scroll", "gesture", "typing"] as const;
+const STEPS = ["open", "scroll", "gesture", "typing", "toolbar"] as const;
 type Step = (typeof STEPS)[number];
 
 function parseOnly(argv: string[]): Set<Step> {
@@ -81,6 +83,13 @@ async function main(): Promise<void> {
       json.typing = typing;
       report(
         `| Typing with ${typing.chips} chips in the composer: keydown to next painted frame (${typing.keystrokes} keys at spread frame phases) | median ${ms(typing.median)}, p95 ${ms(typing.p95)}, worst ${ms(typing.worst)}; keydown to editor DOM updated: median ${ms(typing.workMedian)}, p95 ${ms(typing.workP95)}; renderer main-thread tasks over 16 ms CPU: ${typing.tasksOver16Cpu} (longest ${ms(typing.longestTaskCpu)} CPU) | median < 16 ms: ${pass(typing.median < 16)} |`,
+      );
+    }
+    if (only.has("toolbar")) {
+      const toolbar = await measureSelectionToolbar(browser, server.state);
+      json.toolbar = toolbar;
+      report(
+        `| Selection toolbar after a drag: mouse-up to the frame showing "Cite in composer" (${toolbar.runs.length} drags) | median ${ms(toolbar.median)}, p95 ${ms(toolbar.p95)}, worst ${ms(toolbar.worst)} (runs: ${toolbar.runs.map((run) => run.toFixed(0)).join(", ")} ms) | median < 100 ms: ${pass(toolbar.median < 100)} |`,
       );
     }
   } finally {
