@@ -3,7 +3,7 @@ import { parseAssistantCitationHref } from "./href.ts";
 import type { AssistantCitation } from "./schema.ts";
 
 /** The key of the navigation hash: `#assistant-citation=<base64url>`. */
-export const ASSISTANT_CITATION_HASH_KEY = "assistant-citation";
+const ASSISTANT_CITATION_HASH_KEY = "assistant-citation";
 
 const HASH_PREFIX = `${ASSISTANT_CITATION_HASH_KEY}=`;
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
