@@ -305,15 +305,16 @@ test("a drag made while a reply streams selects exactly the words under the poin
     const flags = window as unknown as { slowThreadEvents?: boolean; pauseThreadEvents?: boolean };
     const add = EventSource.prototype.addEventListener;
     const queue: (() => void)[] = [];
-    let timer: ReturnType<typeof setTimeout> | null = null;
+    let pumping = false;
     const pump = () => {
       if (!flags.pauseThreadEvents) queue.shift()?.();
-      timer = queue.length > 0 ? setTimeout(pump, 80) : null;
+      pumping = queue.length > 0;
+      if (pumping) setTimeout(pump, 80);
     };
     EventSource.prototype.addEventListener = function (
       this: EventSource,
       type: string,
-      listener: EventListenerOrEventListenerObject | null,
+      listener: EventListenerOrEventListenerObject,
       options?: boolean | AddEventListenerOptions,
     ) {
       if (typeof listener !== "function" || type === "open" || type === "error") {
@@ -322,7 +323,10 @@ test("a drag made while a reply streams selects exactly the words under the poin
       const delayed = (event: Event) => {
         if (!flags.slowThreadEvents && queue.length === 0) return listener.call(this, event);
         queue.push(() => listener.call(this, event));
-        timer ??= setTimeout(pump, 80);
+        if (!pumping) {
+          pumping = true;
+          setTimeout(pump, 80);
+        }
       };
       return add.call(this, type, delayed, options);
     } as typeof EventSource.prototype.addEventListener;

@@ -153,7 +153,6 @@ export function AssistantSelectionToolbar({
   };
 
   return createPortal(
-    // biome-ignore lint/a11y/useSemanticElements: a WAI-ARIA toolbar has no native element.
     <div
       ref={ref}
       className="assistant-selection-toolbar"
