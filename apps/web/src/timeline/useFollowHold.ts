@@ -46,23 +46,26 @@ export function useFollowHold(
         set(true);
       }
     };
+    const atEnd = () => {
+      const scroller = latestScroller.current();
+      return (
+        scroller !== null &&
+        scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight <= AT_END
+      );
+    };
     const onPointerUp = () => {
+      if (!pointerDown.current) return;
       pointerDown.current = false;
+      // A click or a scrollbar drag that leaves the view at the end, with nothing selected,
+      // holds nothing.
+      if (atEnd() && !selectionTouches(root)) set(false);
     };
     const onSelectionChange = () => {
       if (selectionTouches(root)) set(true);
     };
     const onScroll = (event: Event) => {
-      const scroller = latestScroller.current();
-      if (
-        !heldRef.current ||
-        pointerDown.current ||
-        scroller === null ||
-        event.target !== scroller
-      ) {
-        return;
-      }
-      if (scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight <= AT_END) set(false);
+      if (!heldRef.current || pointerDown.current) return;
+      if (event.target === latestScroller.current() && atEnd()) set(false);
     };
     document.addEventListener("pointerdown", onPointerDown, true);
     document.addEventListener("pointerup", onPointerUp, true);
