@@ -76,10 +76,11 @@ export function AssistantCitationChip({
             {quotePreview}
           </span>
         ) : null}
-        <span id={descriptionId} hidden>
-          {description}
-        </span>
       </a>
+      {/* Outside the link, so the link's text stays its label (and preview). */}
+      <span id={descriptionId} hidden data-text-stream="skip">
+        {description}
+      </span>
       <button
         type="button"
         className="citation-chip__more"

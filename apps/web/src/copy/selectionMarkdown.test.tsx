@@ -109,8 +109,13 @@ describe("selectionToMarkdown with a sent citation chip", () => {
     const { container, getSource } = setupUser();
     const p = container.querySelector("p")!;
     expect(p.querySelector("[data-assistant-citation-chip]")).not.toBeNull();
-    const after = textNode(p, 3); // " and more." (after the chip's two text nodes)
-    expect(after.textContent).toBe(" and more.");
+    // " and more.", the text after the chip group (chip, description, "Show full quote").
+    const walker = document.createTreeWalker(p, NodeFilter.SHOW_TEXT);
+    let after: Text | null = null;
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (node.textContent === " and more.") after = node as Text;
+    }
+    if (after === null) throw new Error('no " and more." text node');
     expect(selectToMd(container, getSource, [textNode(p), 2], [after, 4])).toBe(`e ${link} and`);
   });
 

@@ -141,7 +141,8 @@ describe("ChatMarkdown safety", () => {
     expect(chip.getAttribute("data-copy-source")).toBe(link);
     expect(chip.getAttribute("data-md-start")).toBe("6");
     expect(chip.getAttribute("data-md-end")).toBe(String(6 + link.length));
-    expect(root.textContent).toBe("Look: ❝the quoted sentence please");
+    expect(chip.textContent).toBe("❝the quoted sentence");
+    expect(root.textContent).toMatch(/^Look: ❝the quoted sentence.* please$/);
   });
 
   it("never renders a chip for a citation link in assistant output", () => {
