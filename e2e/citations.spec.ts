@@ -116,8 +116,8 @@ test("a chip citing older history loads earlier pages and highlights the source"
   const citedTurn = newestTurn - 20;
   await expect(page.getByText(`Answer ${newestTurn} looks at`)).toBeVisible();
   const lead = `Answer ${citedTurn} looks at`;
-  // The cited answer is not loaded yet.
-  await expect(page.getByText(lead)).toHaveCount(0);
+  // The cited answer is not loaded yet (the chip itself shows the start of its quote).
+  await expect(page.locator('[data-role="assistant"]').getByText(lead)).toHaveCount(0);
 
   let olderPages = 0;
   page.on("request", (request) => {

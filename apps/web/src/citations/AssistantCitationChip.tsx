@@ -42,7 +42,6 @@ export function AssistantCitationChip({
 }: AssistantCitationChipProps) {
   const navigate = useContext(AssistantCitationNavigationContext);
   const { label, quotePreview, description } = citationChipText(citation);
-  const descriptionId = useId();
   const detailsId = useId();
   // The full quote and comment, readable without hovering (touch, keyboard): a disclosure.
   const [expanded, setExpanded] = useState(false);
@@ -64,7 +63,7 @@ export function AssistantCitationChip({
           : {})}
         title={assistantCitationChipTitle(citation)}
         aria-label={`${ASSISTANT_CITATION_LABEL}: ${label}`}
-        aria-describedby={descriptionId}
+        aria-description={description}
         onClick={onClick}
       >
         <span className="citation-chip__kind" aria-hidden="true">
@@ -77,10 +76,6 @@ export function AssistantCitationChip({
           </span>
         ) : null}
       </a>
-      {/* Outside the link, so the link's text stays its label (and preview). */}
-      <span id={descriptionId} hidden data-text-stream="skip">
-        {description}
-      </span>
       <button
         type="button"
         className="citation-chip__more"

@@ -109,29 +109,6 @@ function sameRange(a: Range, b: Range): boolean {
   );
 }
 
-/**
- * Where the selected text ends on screen: the bottom-right corner of the range's last client
- * rect that has a size, else of its bounding rect, else of its end container's element. Null
- * when no layout is available at all.
- */
-export function rangeEndAnchor(range: Range): SelectionActionsAnchor | null {
-  const rects = typeof range.getClientRects === "function" ? [...range.getClientRects()] : [];
-  for (let i = rects.length - 1; i >= 0; i--) {
-    const rect = rects[i]!;
-    if (rect.width > 0 || rect.height > 0) return { x: rect.right, y: rect.bottom };
-  }
-  const boxes: DOMRect[] = [];
-  if (typeof range.getBoundingClientRect === "function") boxes.push(range.getBoundingClientRect());
-  const container = range.endContainer;
-  const element =
-    container.nodeType === Node.ELEMENT_NODE ? (container as Element) : container.parentElement;
-  if (element) boxes.push(element.getBoundingClientRect());
-  for (const box of boxes) {
-    if (box.width > 0 || box.height > 0) return { x: box.right, y: box.bottom };
-  }
-  return null;
-}
-
 type Gesture = {
   inside: boolean;
   onControl: boolean;

@@ -2,7 +2,7 @@
  * The React face of every composer chip. Memoized: Lexical re-decorates only chips that are
  * created or changed, and an unchanged label never re-renders.
  */
-import { memo, useId } from "react";
+import { memo } from "react";
 
 /** Props of {@link ComposerChip}. */
 export type ComposerChipProps = {
@@ -34,7 +34,6 @@ export const ComposerChip = memo(function ComposerChip({
   description,
   actionable = false,
 }: ComposerChipProps) {
-  const descriptionId = useId();
   return (
     <span
       className={`composer-chip composer-chip--${kind}`}
@@ -42,17 +41,13 @@ export const ComposerChip = memo(function ComposerChip({
       role={actionable ? "button" : undefined}
       tabIndex={actionable ? 0 : undefined}
       aria-haspopup={actionable ? "dialog" : undefined}
-      aria-describedby={description !== undefined ? descriptionId : undefined}
+      // aria-description: no hidden text in the page for the quote (text searches, copy).
+      aria-description={description}
     >
       <span className="composer-chip__label">{label}</span>
       {secondary !== null ? (
         <span className="composer-chip__quote" aria-hidden="true">
           {secondary}
-        </span>
-      ) : null}
-      {description !== undefined ? (
-        <span id={descriptionId} hidden>
-          {description}
         </span>
       ) : null}
     </span>
