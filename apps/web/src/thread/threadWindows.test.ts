@@ -136,7 +136,9 @@ function loadEverything(initial: ThreadState, server: ModelServer): ThreadState 
     if (range === undefined) return state;
     state = threadReducer(state, edgeAction(range, server, 7));
   }
-  throw new Error(`loading every edge did not finish: ${JSON.stringify(state.ranges.map((r) => ({ ...r, ids: `${r.ids[0]}..${r.ids.at(-1)}` })))}`);
+  throw new Error(
+    `loading every edge did not finish: ${JSON.stringify(state.ranges.map((r) => ({ ...r, ids: `${r.ids[0]}..${r.ids.at(-1)}` })))}`,
+  );
 }
 
 /** The request the app makes for a range's next missing edge. */
