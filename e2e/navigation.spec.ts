@@ -17,7 +17,15 @@ import {
   formatAssistantCitationHref,
   serializeAssistantCitation,
 } from "../packages/citations/src/index.ts";
-import { composer, createThreadFromUi, expect, row, test } from "./support/fixtures.ts";
+import {
+  composer,
+  createThreadFromUi,
+  DEMO_ANSWER_END,
+  expect,
+  row,
+  sendPrompt,
+  test,
+} from "./support/fixtures.ts";
 import type { RigState } from "./support/rig.ts";
 
 const lead = (turn: number) => `Answer ${turn} looks at`;
@@ -135,9 +143,9 @@ for (const back of [3, 300, 1900]) {
     const focused = page.locator("article:focus");
     await expect(focused).toHaveAccessibleName(/^Assistant/);
     await expect(focused).toContainText(lead(turn));
-    await expect(
-      page.getByRole("status").filter({ hasText: "Showing the cited text." }),
-    ).toHaveCount(1);
+    await expect(page.locator("[data-citation-announcement]")).toHaveText(
+      "Showing the cited text.",
+    );
   });
 }
 
@@ -204,8 +212,10 @@ test("a chip citing another thread opens it and highlights; one citing another e
   await expect(otherEnv).toBeVisible();
   const url = page.url();
   await otherEnv.click();
-  await expect(page.getByRole("status").filter({ hasText: "another environment" })).toBeVisible();
+  const notice = page.getByRole("status").filter({ hasText: "another environment" });
+  await expect(notice).toBeVisible();
   expect(page.url()).toBe(url);
+  await notice.getByRole("button", { name: "Dismiss" }).click();
 
   const otherThread = page.getByRole("link", {
     name: "Assistant quote from another thread: From the long thread",
@@ -257,13 +267,39 @@ test("hovering a chip whose source is on screen marks the source faintly", async
   page,
   rig,
 }) => {
-  await openSeeded(page, rig);
-  const turn = rig.seededTurns - 1;
-  const chip = deepChip(page, turn);
+  test.setTimeout(90_000);
+  const threadId = await createThreadFromUi(page);
+  await sendPrompt(page, "Tell me about hover marks");
+  await expect(page.getByText(DEMO_ANSWER_END).first()).toBeVisible();
+  const answerId = await page
+    .locator('[data-role="assistant"][data-kind="answer"]')
+    .first()
+    .getAttribute("data-message-id");
+  // The answer's last sentence sits right above the next prompt, which cites it.
+  const link = serializeAssistantCitation({
+    version: 1,
+    environmentId: rig.environmentId,
+    threadId,
+    messageId: answerId!,
+    text: DEMO_ANSWER_END,
+    start: 0,
+    end: DEMO_ANSWER_END.length,
+    prefix: "",
+    suffix: "",
+    comment: "That last line",
+  });
+  const sent = await page.request.post(`/api/threads/${threadId}/turns`, {
+    data: { input: `About ${link}` },
+  });
+  expect(sent.ok()).toBe(true);
+  const chip = page.getByRole("link", { name: "Assistant quote: That last line", exact: true });
+  // Once the second reply is complete, bring the chip (and the line above it) back into view.
+  await expect(page.getByText("I received 1 citation:")).toBeVisible();
   await chip.scrollIntoViewIfNeeded();
-  // Bring the cited answer's first words on screen too (it sits right above the prompt).
-  await page.getByText(lead(turn)).first().scrollIntoViewIfNeeded();
   await expect(chip).toBeInViewport();
+  await expect(
+    page.locator(`[data-message-id="${answerId}"]`).getByText(DEMO_ANSWER_END),
+  ).toBeInViewport();
   await chip.hover();
   await expect
     .poll(() =>
@@ -272,7 +308,7 @@ test("hovering a chip whose source is on screen marks the source faintly", async
         return mark ? [...mark].map((range) => (range as Range).toString()) : [];
       }),
     )
-    .toEqual([expect.stringContaining(lead(turn))]);
+    .toEqual([DEMO_ANSWER_END]);
   await page.mouse.move(0, 0);
   await expect
     .poll(() => page.evaluate(() => CSS.highlights.has("assistant-citation-hover")))

@@ -261,8 +261,16 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
           {...(target.canRetry ? { onRetry: target.retry } : {})}
         />
       ) : null}
-      {/* Polite announcement of a jump's result (the warnings above announce themselves). */}
-      <div className="visually-hidden" role="status" aria-live="polite">
+      {/*
+        Polite announcement of a jump's result for screen readers (the warnings above are
+        role="status" and announce themselves). A bare live region, not a second role="status".
+      */}
+      <div
+        className="visually-hidden"
+        aria-live="polite"
+        aria-atomic="true"
+        data-citation-announcement
+      >
         {target.state.phase === "settled" && target.state.warning === null
           ? "Showing the cited text."
           : target.state.phase === "fetching"

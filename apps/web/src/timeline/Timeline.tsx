@@ -410,14 +410,18 @@ export const Timeline = memo(function Timeline({
           {...(onLoad ? { onLoad } : {})}
           onStartReachedThreshold={0.6}
           ListHeaderComponent={header}
-          ListFooterComponent={
-            <NewerFooter
-              reachedEnd={reachedEnd}
-              loading={newerLoading}
-              error={newerError}
-              onRetry={retryNewer}
-            />
-          }
+          {...(reachedEnd
+            ? {}
+            : {
+                ListFooterComponent: (
+                  <NewerFooter
+                    reachedEnd={reachedEnd}
+                    loading={newerLoading}
+                    error={newerError}
+                    onRetry={retryNewer}
+                  />
+                ),
+              })}
           ListEmptyComponent={
             <div className="timeline-empty">No messages yet. Ask anything to get started.</div>
           }
