@@ -151,6 +151,9 @@ export function useAssistantCitationTarget({
     const near =
       !positioning.fetched && row !== null && scroller !== null && isNearView(row, scroller);
     instant.current = !near;
+    // Step "unfold source if folded": a source hidden in a folded turn has no row, so it is
+    // never "near"; the new session's `placement` unfolds its turn before the list first renders
+    // (`turnsToUnfoldFor` in Timeline.tsx). Other folds (a long message's "Show more") unfold here.
     if (!near) {
       latest.current.showMessage({
         messageId: positioning.messageId,
