@@ -149,6 +149,41 @@ for (const back of [3, 300, 1900]) {
   });
 }
 
+test("a deep jump to a progress update unfolds its folded turn and highlights it", async ({
+  page,
+  rig,
+}) => {
+  test.setTimeout(60_000);
+  // Turn 101's progress updates are folded; find the first one next to answer 100.
+  const links = await deepLinks(page, rig);
+  const answer = links.get(rig.seededTurns - 1900)!;
+  const res = await page.request.get(
+    `/api/threads/${rig.seededThreadId}/messages?around=${answer.messageId}&limit=9`,
+  );
+  const { messages } = (await res.json()) as {
+    messages: { id: string; kind: string; text: string }[];
+  };
+  const progress = messages.find((m) => m.kind === "progress" && m.text.includes("turn 101:"))!;
+  const text = "reading the question";
+  await page.goto(
+    `${rig.seededThreadPath}${formatAssistantCitationHash(
+      formatAssistantCitationHref({
+        ...answer,
+        messageId: progress.id,
+        text,
+        start: 0,
+        end: text.length,
+        comment: "A progress update",
+      }),
+    )}`,
+  );
+  await expect.poll(() => highlightedInView(page), { timeout: 15_000 }).toBe(text);
+  await expect(row(page, progress.id)).toHaveAttribute("data-citation-highlighted", "true");
+  await expect(
+    page.locator(`[data-row-kind="fold"] button[aria-expanded="true"]`).first(),
+  ).toBeVisible();
+});
+
 test("message articles are labelled by speaker", async ({ page, rig }) => {
   await openSeeded(page, rig);
   await expect(page.getByRole("article", { name: /^You/ }).first()).toBeVisible();
