@@ -8,9 +8,7 @@ import {
 import {
   AssistantCitationNavigationContext,
   type AssistantCitationNavigator,
-  cameFromCitationChip,
   readAssistantCitationActivation,
-  readCitationReturnPoint,
   useAssistantCitationNavigator,
 } from "../citations/assistantCitationNavigation.ts";
 import {
@@ -25,6 +23,7 @@ import {
 import { JumpControls } from "../citations/JumpControls.tsx";
 import { useAssistantCitationTarget } from "../citations/useAssistantCitationTarget.ts";
 import { useAssistantSelectionToolbar } from "../citations/useAssistantSelectionToolbar.tsx";
+import { useCitationReturn } from "../citations/useCitationReturn.ts";
 import type { ComposerHandle } from "../composer/Composer.tsx";
 import { Timeline, type TimelineHandle } from "../timeline/Timeline.tsx";
 import { useIdleOnce } from "./useIdleOnce.ts";
@@ -170,29 +169,16 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
     },
   });
 
-  // Back (the browser's, or "Back to where you were") lands on the entry the chip was clicked
-  // on: put the chip's message back where it was and give the chip focus again.
-  const returnKey = useLocation({ select: citationReturnKey });
-  useEffect(() => {
-    if (returnKey === null || load.status !== "ready") return;
-    const point = readCitationReturnPoint(JSON.parse(returnKey.split("\u0000")[1] ?? "null"));
-    if (point === null || point.threadId !== threadId) return;
-    let cancelled = false;
-    const place = () => {
-      if (cancelled) return;
-      if (!placeMountedRow(timelineRef.current?.getScrollElement() ?? null, point)) {
-        showMessage({ messageId: point.messageId, viewPosition: point.viewPosition });
-      }
-      focusChipWhenMounted(point.messageId, point.href);
-    };
-    if (isLoaded(point.messageId)) place();
-    else void loadAround(point.messageId).then((result) => result.status === "loaded" && place());
-    return () => {
-      cancelled = true;
-    };
-  }, [returnKey, load.status, threadId, isLoaded, loadAround, showMessage]);
-  const canGoBack = useLocation({ select: (location) => cameFromCitationChip(location.state) });
-  const goBack = useCallback(() => window.history.back(), []);
+  const getScrollElement = useCallback(() => timelineRef.current?.getScrollElement() ?? null, []);
+  // Back (the browser's, or "Back to where you were") returns to the clicked chip.
+  const { canGoBack, goBack } = useCitationReturn({
+    threadId,
+    ready: load.status === "ready",
+    isLoaded,
+    loadAround,
+    showMessage,
+    getScrollElement,
+  });
 
   // Edges of the range in view load as the reader scrolls; while a citation is being
   // positioned they stay quiet, so the placed row does not move.
@@ -208,7 +194,6 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
     const range = viewRangeRef.current;
     if (!positioningRef.current && range) void loadEdge(range, "newer");
   }, [loadEdge]);
-  const getScrollElement = useCallback(() => timelineRef.current?.getScrollElement() ?? null, []);
 
   const title = state.thread?.title ?? (load.status === "loading" ? "Loading…" : "Thread");
   useEffect(() => {
@@ -369,46 +354,6 @@ function citationActivationKey(location: { hash: string; state: unknown }): stri
 }
 
 const EMPTY_ORDER: readonly string[] = [];
-
-/** The return point of a location's history entry with the entry's key, as one string (or null). */
-function citationReturnKey(location: { state: unknown }): string | null {
-  const point = readCitationReturnPoint(location.state);
-  if (point === null) return null;
-  const state = (location.state ?? {}) as Record<string, unknown>;
-  const key = String(state.__TSR_key ?? state.key ?? "");
-  return `${key}\u0000${JSON.stringify({ citationReturn: point })}`;
-}
-
-/**
- * Puts a mounted message row back at its return point's place in the view without remounting
- * the list; false when the row is not mounted. Needs a live DOM.
- */
-function placeMountedRow(
-  scroller: HTMLElement | null,
-  point: { messageId: string; viewPosition: number },
-): boolean {
-  const row = scroller?.querySelector(`[data-message-id="${CSS.escape(point.messageId)}"]`);
-  if (!scroller || !row) return false;
-  const rect = row.getBoundingClientRect();
-  const box = scroller.getBoundingClientRect();
-  const wantedTop = box.top + point.viewPosition * Math.max(0, box.height - rect.height);
-  scroller.scrollTo({ top: scroller.scrollTop + rect.top - wantedTop, behavior: "instant" });
-  return true;
-}
-
-/** Focuses the chip (by href) in a message row once the row is mounted (a few frames at most). */
-function focusChipWhenMounted(messageId: string, href: string): void {
-  let frames = 0;
-  const attempt = () => {
-    const row = document.querySelector(`[data-message-id="${CSS.escape(messageId)}"]`);
-    const chip = [
-      ...(row?.querySelectorAll<HTMLElement>("[data-assistant-citation-chip]") ?? []),
-    ].find((element) => element.getAttribute("href") === href);
-    if (chip) chip.focus({ preventScroll: true });
-    else if (frames++ < 60) requestAnimationFrame(attempt);
-  };
-  requestAnimationFrame(attempt);
-}
 
 /** Finds a citation's text again in its (re-rendered) message body, or null. */
 function repairCitationRange(citation: AssistantCitation): Range | null {
