@@ -170,6 +170,13 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
   });
 
   const getScrollElement = useCallback(() => timelineRef.current?.getScrollElement() ?? null, []);
+  const announcement =
+    target.state.phase === "settled" && target.state.warning === null
+      ? "Showing the cited text."
+      : target.state.phase === "fetching"
+        ? "Loading the cited message…"
+        : null;
+
   // Back (the browser's, or "Back to where you were") returns to the clicked chip.
   const { canGoBack, goBack } = useCitationReturn({
     threadId,
@@ -247,20 +254,12 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
         />
       ) : null}
       {/*
-        Polite announcement of a jump's result for screen readers (the warnings above are
-        role="status" and announce themselves). A bare live region, not a second role="status".
+        Polite announcement of a jump's result. The live region is always there (so screen
+        readers announce what appears in it); its role="status" line exists only while there is
+        something to say, so no empty status lingers beside the warnings.
       */}
-      <div
-        className="visually-hidden"
-        aria-live="polite"
-        aria-atomic="true"
-        data-citation-announcement
-      >
-        {target.state.phase === "settled" && target.state.warning === null
-          ? "Showing the cited text."
-          : target.state.phase === "fetching"
-            ? "Loading the cited message…"
-            : ""}
+      <div className="visually-hidden" aria-live="polite" data-citation-announcement>
+        {announcement === null ? null : <p role="status">{announcement}</p>}
       </div>
       {activation !== null && target.revealing ? (
         <AssistantCitationSource
