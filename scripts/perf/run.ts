@@ -1,15 +1,18 @@
 /**
  * Browser performance measurements for the chat app (not part of `npm test`):
  *
- *   pnpm --filter @app/web build && pnpm exec tsx scripts/perf/run.ts [--only open,scroll,typing,toolbar]
+ *   pnpm --filter @app/web build && pnpm exec tsx scripts/perf/run.ts [--only open,scroll,typing,toolbar,jumps]
  *
  * Starts the e2e rig server on PERF_PORT (default 4398) with a seeded 2,000-turn thread, drives
  * Debian's Chromium headless, and prints the results as Markdown (for e2e/PERFORMANCE.md) and
  * JSON. Targets: first message < 1 s (median of 5), no frame > 50 ms while scrolling, keystroke
- * to paint < 16 ms median with 100 chips in the composer, mouse-up to the selection toolbar after a
- * drag < 100 ms median.
+ * to paint < 16 ms median with 100 chips in the composer; mouse-up to the selection toolbar after
+ * a drag < 100 ms median; citation jumps (click to cited words
+ * highlighted in view) < 300 ms in view and < 600 ms at any depth, Jump to latest < 300 ms, heap
+ * after 10 jumps within 1.5× of the heap after opening.
  */
 import { cpus } from "node:os";
+import { measureCitationJumps } from "./citationJumps.ts";
 import { measureOpenThread, type OpenRun } from "./openThread.ts";
 import { launchChromium, startPerfServer } from "./rig.ts";
 import { GESTURE_SPEED_PX_S, measureScrollGesture } from "./scrollGesture.ts";
@@ -18,7 +21,7 @@ import { measureSelectionToolbar } from "./selectionToolbar.ts";
 import { ms } from "./stats.ts";
 import { measureTyping } from "./typingChips.ts";
 
-const STEPS = ["open", "scroll", "gesture", "typing", "toolbar"] as const;
+const STEPS = ["open", "scroll", "gesture", "typing", "toolbar", "jumps"] as const;
 type Step = (typeof STEPS)[number];
 
 function parseOnly(argv: string[]): Set<Step> {
@@ -90,6 +93,24 @@ async function main(): Promise<void> {
       json.toolbar = toolbar;
       report(
         `| Selection toolbar after a drag: mouse-up to the frame showing "Cite in composer" (${toolbar.runs.length} drags) | median ${ms(toolbar.median)}, p95 ${ms(toolbar.p95)}, worst ${ms(toolbar.worst)} (runs: ${toolbar.runs.map((run) => run.toFixed(0)).join(", ")} ms) | median < 100 ms: ${pass(toolbar.median < 100)} |`,
+      );
+    }
+    // Last: it adds a turn to the seeded thread (a chip whose source is in view).
+    if (only.has("jumps")) {
+      const jumps = await measureCitationJumps(browser, server.state);
+      json.jumps = jumps;
+      for (const jump of jumps.cases) {
+        const target = /in view|latest/.test(jump.label) ? 300 : 600;
+        const end = /latest/.test(jump.label)
+          ? "the newest message in view"
+          : "cited words highlighted in view";
+        report(
+          `| Citation jump, ${jump.label}: click to ${end}, median of 5 | ${ms(jump.median)} (runs: ${jump.runs.map((run) => run.toFixed(0)).join(", ")} ms) | < ${target} ms: ${pass(jump.median < target)} |`,
+        );
+      }
+      const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+      report(
+        `| JS heap after 10 jumps back and forth vs after opening (after GC) | ${mb(jumps.heapAfterJumps)} vs ${mb(jumps.heapAfterOpen)} (${jumps.heapRatio.toFixed(2)}×) | within 1.5×: ${pass(jumps.heapRatio <= 1.5)} |`,
       );
     }
   } finally {

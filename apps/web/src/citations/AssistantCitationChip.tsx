@@ -1,10 +1,12 @@
-import { ASSISTANT_CITATION_LABEL, type AssistantCitation, hasNonWhitespace } from "@app/citations";
+import { type AssistantCitation, hasNonWhitespace } from "@app/citations";
 import { type MouseEvent, useContext, useId, useState } from "react";
 import {
   AssistantCitationNavigationContext,
   assistantCitationUrl,
 } from "./assistantCitationNavigation.ts";
 import { chipComment, citationChipText } from "./citationChipText.ts";
+import { useCitationHoverMark } from "./citationHoverMark.ts";
+import { CitationHereContext, citationScope, citationScopeLabel } from "./citationScope.ts";
 
 /** Props of {@link AssistantCitationChip}. */
 export type AssistantCitationChipProps = {
@@ -41,6 +43,9 @@ export function AssistantCitationChip({
   sourceEnd,
 }: AssistantCitationChipProps) {
   const navigate = useContext(AssistantCitationNavigationContext);
+  // A chip citing another thread or environment says so (class, marker, accessible name).
+  const scope = citationScope(citation, useContext(CitationHereContext));
+  const hover = useCitationHoverMark(citation, scope === "local");
   const { label, quotePreview, description } = citationChipText(citation);
   const detailsId = useId();
   // The full quote and comment, readable without hovering (touch, keyboard): a disclosure.
@@ -49,12 +54,14 @@ export function AssistantCitationChip({
     if (!navigate || event.defaultPrevented || event.button !== 0) return;
     if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     event.preventDefault();
-    navigate(citation);
+    navigate(citation, event.currentTarget);
   };
   return (
     <span className="citation-chip-group">
       <a
-        className="citation-chip"
+        className={scope === "local" ? "citation-chip" : "citation-chip citation-chip--elsewhere"}
+        data-citation-scope={scope}
+        {...hover}
         href={assistantCitationUrl(citation)}
         data-assistant-citation-chip=""
         data-copy-source={source}
@@ -62,7 +69,7 @@ export function AssistantCitationChip({
           ? { "data-md-start": sourceStart, "data-md-end": sourceEnd }
           : {})}
         title={assistantCitationChipTitle(citation)}
-        aria-label={`${ASSISTANT_CITATION_LABEL}: ${label}`}
+        aria-label={`${citationScopeLabel(scope)}: ${label}`}
         aria-description={description}
         onClick={onClick}
       >
@@ -75,6 +82,11 @@ export function AssistantCitationChip({
             {quotePreview}
           </span>
         ) : null}
+        {scope === "local" ? null : (
+          <span className="citation-chip__elsewhere" aria-hidden="true">
+            {scope === "other-thread" ? "↗" : "⊘"}
+          </span>
+        )}
       </a>
       <button
         type="button"
