@@ -112,9 +112,15 @@ export interface SseEvent {
   data: string;
 }
 
+/** The browser's view of a stream: the Last-Event-ID it would send when reconnecting. */
+export interface SseCursor {
+  lastEventId: string;
+}
+
 /**
  * Opens an SSE stream and collects events until `until(events)` is true, then disconnects.
- * `lastEventId` is sent as the `Last-Event-ID` header.
+ * `lastEventId` is sent as the `Last-Event-ID` header. `cursor`, when given, tracks the id a
+ * browser would resume from, including `id:` lines that carry no event.
  */
 export async function collectSse(
   url: string,
@@ -123,6 +129,7 @@ export async function collectSse(
     headers?: Record<string, string>;
     until: (events: SseEvent[]) => boolean;
     onOpen?: () => void | Promise<void>;
+    cursor?: SseCursor;
   },
 ): Promise<SseEvent[]> {
   const controller = new AbortController();
@@ -148,7 +155,8 @@ export async function collectSse(
         const block = buffer.slice(0, end);
         buffer = buffer.slice(end + 2);
         const parsed = parseSseBlock(block);
-        if (parsed) events.push(parsed);
+        if (parsed && options.cursor && parsed.id !== null) options.cursor.lastEventId = parsed.id;
+        if (parsed && (parsed.data !== "" || parsed.event !== null)) events.push(parsed);
         end = buffer.indexOf("\n\n");
       }
     }
@@ -172,7 +180,9 @@ function parseSseBlock(block: string): SseEvent | null {
     else if (field === "event") event = value;
     else if (field === "data") data.push(value);
   }
-  return data.length === 0 && event === null ? null : { id, event, data: data.join("\n") };
+  return data.length === 0 && event === null && id === null
+    ? null
+    : { id, event, data: data.join("\n") };
 }
 
 /** A valid citation link with overridable fields. */
