@@ -72,9 +72,12 @@ export interface TestServer extends RunningServer {
   getJson<T = unknown>(path: string): Promise<T>;
 }
 
+/** Options of {@link startTestServer}. */
+export type StartServerOptionsForTest = StartServerOptions & { dataDir?: string };
+
 /** Starts a server on 127.0.0.1 with a random port; `dataDir` defaults to a new temp dir. */
 export async function startTestServer(
-  options: StartServerOptions & { dataDir?: string } = {},
+  options: StartServerOptionsForTest = {},
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? (await makeTempDir());
   const running = await startServer({
