@@ -29,6 +29,8 @@ export interface StartServerOptions extends Partial<ServerConfig> {
   openDatabase?: (file: string) => SqliteDatabase;
   /** How often final writes that hit a storage fault are retried (default 2,000 ms). */
   storageRetryMs?: number;
+  /** Text queued for one slow SSE client before it is dropped (default 4 MiB characters). */
+  sseMaxQueuedChars?: number;
 }
 
 /** The server cannot start for a reason a person must fix (port taken, data dir unusable). */
@@ -81,6 +83,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     webDist: config.webDist,
     hosts: { boundHost: config.host, port: () => listeningPort, allowedHosts: config.allowedHosts },
     maxEventStreams: config.sseMaxConnections,
+    ...(options.sseMaxQueuedChars === undefined
+      ? {}
+      : { maxQueuedEventChars: options.sseMaxQueuedChars }),
     ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
   });
 

@@ -50,6 +50,8 @@ export interface AppDependencies {
   heartbeatMs?: number;
   /** Cap on open event streams (SSE_MAX_CONNECTIONS). */
   maxEventStreams?: number;
+  /** Text queued for one slow event-stream client before it is dropped. */
+  maxQueuedEventChars?: number;
 }
 
 /** Builds the Hono app serving `/api/*` and the web app. */
@@ -161,6 +163,9 @@ export function createApp(deps: AppDependencies): Hono {
       afterId,
       heartbeatMs,
       ...(deps.maxEventStreams === undefined ? {} : { maxConnections: deps.maxEventStreams }),
+      ...(deps.maxQueuedEventChars === undefined
+        ? {}
+        : { maxQueuedChars: deps.maxQueuedEventChars }),
     });
   });
 

@@ -124,8 +124,12 @@ export function streamThreadEvents(
       wake = null;
       w?.();
     };
+    let stopWriting = () => {};
     const close = () => {
+      if (closed) return;
       closed = true;
+      // A write blocked on a client that stopped reading would never return: abort it.
+      stopWriting();
       notify();
     };
     const subscription = options.events.subscribe(options.threadId, options.afterId, (event) => {
@@ -139,6 +143,7 @@ export function streamThreadEvents(
     });
     const unregister = options.connections.add(close);
     stream.onAbort(close);
+    stopWriting = () => stream.abort();
     const heartbeat = setInterval(() => {
       if (!closed) void stream.write(": keep-alive\n\n").catch(close);
     }, options.heartbeatMs);
