@@ -74,8 +74,10 @@ export class ThreadEventLog {
   /** Persists `event` (inside {@link atomically}) and returns its id. */
   publish(threadId: string, event: ServerEvent): number {
     if (this.#depth === 0) throw new Error("ThreadEventLog.publish must run inside atomically().");
-    const id = this.#repo.appendEvent(threadId, event);
-    this.#pending.push({ threadId, live: { id, event, data: JSON.stringify(event) } });
+    // Serialized once, for the stored row and for every listener.
+    const data = JSON.stringify(event);
+    const id = this.#repo.appendEvent(threadId, event, data);
+    this.#pending.push({ threadId, live: { id, event, data } });
     return id;
   }
 

@@ -28,7 +28,7 @@ import type {
   UserInputQuestion,
 } from "../providers/types.ts";
 import type { ChatRepository, HistoryBudget, HistoryTurn } from "../storage/repository.ts";
-import { deriveBranchName, deriveThreadTitle } from "../titles.ts";
+import { deriveThreadNames } from "../titles.ts";
 import { DomainError, threadNotFound } from "./errors.ts";
 import type { ThreadEventLog } from "./events.ts";
 import { StorageRetry } from "./storageRetry.ts";
@@ -189,11 +189,12 @@ export class ProviderService {
       this.#events.publish(threadId, { type: "turn.updated", turn: stored.turn });
       if (isFirstPrompt) {
         const named = record.titleSource === "default";
+        const names = deriveThreadNames(trimmed);
         const thread = this.#repo.setThreadTitle({
           id: threadId,
-          title: named ? deriveThreadTitle(trimmed) : record.thread.title,
+          title: named ? names.title : record.thread.title,
           titleSource: named ? "prompt" : "custom",
-          branchName: deriveBranchName(trimmed),
+          branchName: names.branchName,
           now,
         });
         this.#events.publish(threadId, { type: "thread.updated", thread });

@@ -81,6 +81,8 @@ export interface UserInputRecord {
 export interface StoredEvent {
   id: number;
   event: ServerEvent;
+  /** The stored JSON of `event`. */
+  data: string;
 }
 
 /** One earlier turn as history: its provider input and its final complete answer, if any. */
@@ -598,17 +600,11 @@ export class ChatRepository {
   // Events
 
   /** Appends an event to the thread's log and returns its id (next in the thread's sequence). */
-  appendEvent(threadId: string, event: ServerEvent): number {
+  appendEvent(threadId: string, event: ServerEvent, data = JSON.stringify(event)): number {
     const row = this.#stmt.bumpEventId.get(threadId) as { last_event_id: number } | undefined;
     if (!row) throw new Error(`Thread ${threadId} does not exist.`);
     const messageId = event.type === "message.delta" ? event.messageId : null;
-    this.#stmt.insertEvent.run(
-      threadId,
-      row.last_event_id,
-      event.type,
-      messageId,
-      JSON.stringify(event),
-    );
+    this.#stmt.insertEvent.run(threadId, row.last_event_id, event.type, messageId, data);
     return row.last_event_id;
   }
 
@@ -616,7 +612,7 @@ export class ChatRepository {
   eventsAfter(threadId: string, afterId: number, limit: number): StoredEvent[] {
     return (
       this.#stmt.eventsAfter.all(threadId, afterId, limit) as { id: number; data: string }[]
-    ).map((row) => ({ id: row.id, event: JSON.parse(row.data) as ServerEvent }));
+    ).map((row) => ({ id: row.id, event: JSON.parse(row.data) as ServerEvent, data: row.data }));
   }
 
   /** Drops the delta rows of a completed message: its message.completed event carries the text. */
