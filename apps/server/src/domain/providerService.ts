@@ -28,6 +28,7 @@ import type {
   UserInputQuestion,
 } from "../providers/types.ts";
 import type { ChatRepository, HistoryBudget, HistoryTurn } from "../storage/repository.ts";
+import { isStorageFault } from "../storage/storageErrors.ts";
 import { deriveThreadNames } from "../titles.ts";
 import { DomainError, threadNotFound } from "./errors.ts";
 import type { ThreadEventLog } from "./events.ts";
@@ -388,10 +389,12 @@ export class ProviderService {
     } catch (error) {
       outcome = controller.signal.aborted
         ? stopOutcome(controller.signal)
-        : {
-            status: "failed",
-            error: { code: "provider_error", message: providerErrorMessage(error) },
-          };
+        : isStorageFault(error)
+          ? (new TurnStop("storage_unavailable", storageMessage(error)).outcome() as TurnOutcome)
+          : {
+              status: "failed",
+              error: { code: "provider_error", message: providerErrorMessage(error) },
+            };
     } finally {
       deadlines.stop();
       writer.close();
@@ -605,6 +608,11 @@ function seconds(ms: number): string {
 
 function shuttingDown(): DomainError {
   return new DomainError("shutting_down", "The server is shutting down. Try again shortly.");
+}
+
+function storageMessage(error: unknown): string {
+  const detail = error instanceof Error ? ` ${error.message}` : "";
+  return `The server could not read or save this turn, so it was stopped.${detail}`;
 }
 
 function providerErrorMessage(error: unknown): string {

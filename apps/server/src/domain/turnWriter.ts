@@ -54,6 +54,7 @@ export class TurnWriter {
   #pendingChars = 0;
   #open = true;
   #timer: NodeJS.Timeout | undefined;
+  #completing: NodeJS.Immediate | undefined;
 
   constructor(options: TurnWriterOptions) {
     this.#o = options;
@@ -116,6 +117,8 @@ export class TurnWriter {
     this.#open = false;
     clearTimeout(this.#timer);
     this.#timer = undefined;
+    clearImmediate(this.#completing);
+    this.#completing = undefined;
   }
 
   /**
@@ -169,16 +172,29 @@ export class TurnWriter {
     }
   }
 
+  /**
+   * Stored after the current burst of work: when the adapter returns right after completing its
+   * answer (the usual case), the turn's final record stores the message in the same transaction.
+   */
   #complete(message: BufferedMessage): void {
     if (message.completed) return;
     message.completed = true;
     if (!this.#open) return;
     this.#o.onActivity();
+    this.#completing ??= setImmediate(() => this.#storeCompleted());
+  }
+
+  #storeCompleted(): void {
+    this.#completing = undefined;
+    if (!this.#open) return;
     clearTimeout(this.#timer);
     this.#timer = undefined;
+    const done = this.#messages.filter((message) => message.completed && !message.finished);
     try {
-      this.#commit(() => this.#finish(message, "complete"));
-      message.finished = true;
+      this.#commit(() => {
+        for (const message of done) this.#finish(message, "complete");
+      });
+      for (const message of done) message.finished = true;
     } catch (error) {
       if (!isStorageFault(error)) throw error;
       // Kept in memory; the turn's final record stores it as complete.

@@ -116,6 +116,11 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX turns_active_by_thread ON turns (thread_id, prompt_seq)
     WHERE status IN ('running', 'waiting_for_input');
   `,
+  // 3: a turn's final answer for adapter history, found without reading any message text.
+  `
+  CREATE INDEX messages_final_answers ON messages (turn_id, seq, id)
+    WHERE kind = 'answer' AND status = 'complete';
+  `,
 ];
 
 /** Latest schema version this build knows. */
