@@ -20,6 +20,7 @@ describe("loadConfig", () => {
       providerTurnTimeoutMs: 600_000,
       maxReplyChars: 1_000_000,
       sseMaxConnections: 1000,
+      logLevel: "info",
     });
   });
 

@@ -5,6 +5,7 @@
 import { isIP } from "node:net";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { LOG_LEVELS, type LogLevel } from "./logger.ts";
 
 /** Repository root (this file lives in apps/server/src). */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -31,6 +32,8 @@ export interface ServerConfig {
   maxReplyChars: number;
   /** SSE_MAX_CONNECTIONS: open event streams before new ones get 429. */
   sseMaxConnections: number;
+  /** LOG_LEVEL: `debug`, `info` (default), `warn`, `error` or `silent`. */
+  logLevel: LogLevel;
 }
 
 /** Thrown for a configuration the server must refuse to start with. */
@@ -78,7 +81,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     providerTurnTimeoutMs: positiveInteger(env, "PROVIDER_TURN_TIMEOUT_MS", 600_000),
     maxReplyChars: positiveInteger(env, "MAX_REPLY_CHARS", 1_000_000),
     sseMaxConnections: positiveInteger(env, "SSE_MAX_CONNECTIONS", 1000),
+    logLevel: logLevel(env.LOG_LEVEL),
   };
+}
+
+function logLevel(value: string | undefined): LogLevel {
+  const text = value?.trim().toLowerCase() || "info";
+  if ((LOG_LEVELS as readonly string[]).includes(text)) return text as LogLevel;
+  throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")} (got "${value}").`);
 }
 
 /** A positive integer setting, or its default when unset or blank; else {@link ConfigError}. */

@@ -13,6 +13,7 @@ import { ThreadService } from "./domain/threadService.ts";
 import { WorkspaceFileIndex } from "./domain/workspaceFiles.ts";
 import { createApp } from "./http/app.ts";
 import { SseConnections } from "./http/sse.ts";
+import { createLogger, type Logger } from "./logger.ts";
 import type { ProviderAdapter } from "./providers/types.ts";
 import { openDatabase, type SqliteDatabase } from "./storage/db.ts";
 import { ChatRepository } from "./storage/repository.ts";
@@ -31,6 +32,8 @@ export interface StartServerOptions extends Partial<ServerConfig> {
   storageRetryMs?: number;
   /** Text queued for one slow SSE client before it is dropped (default 4 MiB characters). */
   sseMaxQueuedChars?: number;
+  /** Where log lines go (default: the console at LOG_LEVEL). */
+  logger?: Logger;
 }
 
 /** The server cannot start for a reason a person must fix (port taken, data dir unusable). */
@@ -59,6 +62,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   // The overrides can change host or token: the loopback rule applies to the merged result.
   requireTokenOffLoopback(config.host, config.authToken);
   const adapter = options.adapter ?? (await defaultAdapter(env));
+  const logger = options.logger ?? createLogger(config.logLevel);
   const db = openDataDir(config.dataDir, options.openDatabase ?? openDatabase);
   const repo = new ChatRepository(db);
   const events = new ThreadEventLog(repo);
@@ -66,6 +70,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     repo,
     events,
     adapter,
+    logger,
     idleTimeoutMs: config.providerIdleTimeoutMs,
     turnTimeoutMs: config.providerTurnTimeoutMs,
     maxReplyChars: config.maxReplyChars,
@@ -83,6 +88,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     webDist: config.webDist,
     hosts: { boundHost: config.host, port: () => listeningPort, allowedHosts: config.allowedHosts },
     maxEventStreams: config.sseMaxConnections,
+    logger,
     ...(options.sseMaxQueuedChars === undefined
       ? {}
       : { maxQueuedEventChars: options.sseMaxQueuedChars }),
@@ -183,6 +189,7 @@ function stripUndefined(options: StartServerOptions): Partial<ServerConfig> {
     "providerTurnTimeoutMs",
     "maxReplyChars",
     "sseMaxConnections",
+    "logLevel",
   ] as const;
   for (const key of keys) {
     if (options[key] !== undefined) Object.assign(config, { [key]: options[key] });

@@ -21,6 +21,7 @@ import { expandAssistantCitationsForProvider, PROVIDER_INPUT_MAX_CHARS } from "@
 import type { SendTurnResponse, Turn, TurnErrorCode, TurnStatus } from "@app/protocol";
 import { UserInputQuestionSchema } from "@app/protocol";
 import { z } from "zod";
+import { type Logger, silentLogger } from "../logger.ts";
 import type {
   ProviderAdapter,
   ProviderHistoryEntry,
@@ -68,6 +69,8 @@ export interface ProviderServiceOptions {
   maxReplyChars?: number;
   /** How often writes that hit a storage fault are tried again (default 2,000 ms). */
   storageRetryMs?: number;
+  /** Where failed turns are logged (default: silent). */
+  logger?: Logger;
 }
 
 /** Result of answering a pending user-input request. */
@@ -109,6 +112,7 @@ export class ProviderService {
   readonly #turnTimeoutMs: number;
   readonly #maxReplyChars: number;
   readonly #retry: StorageRetry;
+  readonly #logger: Logger;
   /** Tail of each thread's turn queue. */
   readonly #queues = new Map<string, Promise<void>>();
   readonly #running = new Map<string, RunningTurn>();
@@ -127,7 +131,8 @@ export class ProviderService {
     this.#idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_PROVIDER_IDLE_TIMEOUT_MS;
     this.#turnTimeoutMs = options.turnTimeoutMs ?? DEFAULT_PROVIDER_TURN_TIMEOUT_MS;
     this.#maxReplyChars = options.maxReplyChars ?? DEFAULT_MAX_REPLY_CHARS;
-    this.#retry = new StorageRetry(options.storageRetryMs ?? STORAGE_RETRY_MS);
+    this.#logger = options.logger ?? silentLogger;
+    this.#retry = new StorageRetry(options.storageRetryMs ?? STORAGE_RETRY_MS, this.#logger);
     // On a full disk this waits in the retry queue instead of failing the start.
     this.#retry.run(() => this.#failInterruptedTurns());
   }
@@ -422,7 +427,9 @@ export class ProviderService {
     outcome: TurnOutcome,
   ): void {
     if (outcome.status === "failed") {
-      console.error(`Turn ${turnId} failed (${outcome.error?.code}): ${outcome.error?.message}`);
+      this.#logger.warn(
+        `Turn ${turnId} of thread ${threadId} failed (${outcome.error?.code}): ${outcome.error?.message}`,
+      );
     }
     this.#retry.run(() => {
       if (this.#closed) return;

@@ -86,6 +86,7 @@ export async function startTestServer(
     port: 0,
     webDist: join(dataDir, "no-web-dist"),
     workspaceDir: dataDir,
+    logLevel: "silent",
     ...options,
     dataDir,
   });
