@@ -2,6 +2,7 @@ import type { AssistantCitation } from "@app/citations";
 import type { Message } from "@app/protocol";
 import { act, cleanup, renderHook } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { isMessageUnfolded, resetMessageFolds } from "../timeline/messageFold.ts";
 import type { TimelineHandle } from "../timeline/Timeline.tsx";
 import { CITATION_WARNINGS } from "./AssistantCitationSource.tsx";
 import {
@@ -11,7 +12,10 @@ import {
   useAssistantCitationTarget,
 } from "./useAssistantCitationTarget.ts";
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  resetMessageFolds();
+});
 
 const citation: AssistantCitation = {
   version: 1,
@@ -99,6 +103,21 @@ describe("useAssistantCitationTarget", () => {
     expect(hook.result.current.phase).toBe("settled");
     expect(hook.result.current.positioning).toBe(false);
     expect(hook.result.current.warning).toBeNull();
+  });
+
+  it("unfolds the source message (a folded long message) before scrolling to it", async () => {
+    const thread = fakeThread(1);
+    const handle = timeline();
+    handle.scrollToMessage.mockImplementation(async () => {
+      // By the time the timeline is asked to scroll, the cited words are no longer clipped.
+      expect(isMessageUnfolded("old")).toBe(true);
+      return true;
+    });
+    const { hook } = run(thread, handle);
+    expect(isMessageUnfolded("old")).toBe(false);
+    await pump(hook, thread, 3);
+    expect(handle.scrollToMessage).toHaveBeenCalledTimes(1);
+    expect(hook.result.current.phase).toBe("revealing");
   });
 
   it(`stops after ${CITATION_HISTORY_PAGE_LIMIT} pages with a warning`, async () => {

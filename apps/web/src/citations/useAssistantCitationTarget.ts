@@ -7,6 +7,7 @@
  */
 import type { Message } from "@app/protocol";
 import { type RefObject, useCallback, useEffect, useRef, useState } from "react";
+import { unfoldMessage } from "../timeline/messageFold.ts";
 import type { TimelineHandle } from "../timeline/Timeline.tsx";
 import { CITATION_WARNINGS } from "./AssistantCitationSource.tsx";
 import type { AssistantCitationActivation } from "./assistantCitationNavigation.ts";
@@ -163,6 +164,8 @@ export function useAssistantCitationTarget({
     if (phase !== "positioning" || !activation) return;
     const timeline = timelineRef.current;
     if (!timeline) return;
+    // The source message is loaded: a folded long message opens, so the cited words show.
+    unfoldMessage(activation.citation.messageId);
     let cancelled = false;
     const reduced =
       typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;

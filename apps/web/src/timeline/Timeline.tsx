@@ -22,6 +22,7 @@ import { selectionToMarkdown } from "../copy/selectionMarkdown.ts";
 import { warmMarkdownCache } from "../markdown/markdownBlockCache.ts";
 import type { PromptMetrics } from "./plainTextLines.ts";
 import { readPromptMetrics } from "./promptMetrics.ts";
+import { revealFoldedTextOnReach } from "./revealFoldedText.ts";
 import {
   type TimelineActions,
   TimelineActionsContext,
@@ -161,6 +162,11 @@ export const Timeline = memo(function Timeline({
     });
     observer.observe(root);
     return () => observer.disconnect();
+  }, []);
+  // Reaching the clipped text of a folded long message (selection, Tab) unfolds it.
+  useEffect(() => {
+    const root = wrapperRef.current;
+    return root === null ? undefined : revealFoldedTextOnReach(root);
   }, []);
   const [expandedTurns, setExpandedTurns] = useState<ReadonlySet<string>>(() => new Set());
   // While a fold toggles, do not let "stick to the end" move the toggle out from under the pointer.

@@ -1,7 +1,9 @@
 import type { Message } from "@app/protocol";
-import { createContext, memo, useContext } from "react";
+import { createContext, memo, useContext, useMemo } from "react";
 import { ChatMarkdown } from "../markdown/ChatMarkdown.tsx";
 import { CopyButton } from "../ui/CopyButton.tsx";
+import { MessageFoldToggle, useMessageUnfolded } from "./MessageFoldToggle.tsx";
+import { isLongMessage, keepStreamedMessageUnfolded } from "./messageFold.ts";
 import { foldLabel, type TimelineRow } from "./timelineRows.ts";
 
 /** Row-level actions, provided once by the Timeline so rows need no callback props. */
@@ -21,6 +23,15 @@ const MessageView = memo(function MessageView({
 }) {
   const isAssistant = message.role === "assistant";
   const streaming = message.status === "streaming";
+  // Long messages fold (messageFold.ts); one the reader watched stream in stays open.
+  if (streaming) keepStreamedMessageUnfolded(message.id);
+  const long = useMemo(
+    () => !streaming && isLongMessage(message.role, message.text),
+    [streaming, message.role, message.text],
+  );
+  const unfolded = useMessageUnfolded(message.id);
+  const clipped = long && !unfolded;
+  const bodyId = `message-body-${message.id}`;
   return (
     <article
       className={`message message--${message.role} message--${message.kind}${folded ? " message--folded" : ""}`}
@@ -29,6 +40,7 @@ const MessageView = memo(function MessageView({
       data-kind={message.kind}
       data-turn-id={message.turnId}
       data-status={message.status}
+      data-long-message={long ? (clipped ? "folded" : "unfolded") : undefined}
       aria-busy={streaming || undefined}
     >
       {message.kind === "error" ? (
@@ -38,6 +50,7 @@ const MessageView = memo(function MessageView({
       ) : null}
       <div
         className="message__body"
+        id={bodyId}
         {...(isAssistant ? { "data-assistant-citation-source": message.id } : {})}
       >
         {message.text === "" && streaming ? (
@@ -47,9 +60,23 @@ const MessageView = memo(function MessageView({
             <span />
           </span>
         ) : (
-          <ChatMarkdown text={message.text} streaming={streaming} flavor={message.role} />
+          <ChatMarkdown
+            text={message.text}
+            streaming={streaming}
+            flavor={message.role}
+            {...(clipped ? { className: "chat-markdown--folded" } : {})}
+          />
         )}
       </div>
+      {long ? (
+        // Keyed: the list reuses rows for other messages; the button's focus belongs to this one.
+        <MessageFoldToggle
+          key={message.id}
+          messageId={message.id}
+          folded={clipped}
+          bodyId={bodyId}
+        />
+      ) : null}
       {message.text !== "" ? (
         <div className="message__actions" data-text-stream="skip">
           {/* Keyed: the list reuses rows for other messages, and "Copied" belongs to this one. */}
