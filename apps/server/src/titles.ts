@@ -1,10 +1,14 @@
 /**
  * Thread titles and git-style branch names, derived from the first prompt. Both read the
  * readable plain text of the prompt (assistantCitationsToPlainText: a citation becomes its quote
- * and comment), never the encoded link, so neither ever shows `t3-citation` bytes or
+ * and comment), never the encoded link, so neither ever shows the citation scheme or
  * percent-escapes from a link.
  */
-import { assistantCitationsToPlainText } from "@app/citations";
+import {
+  ASSISTANT_CITATION_SCHEME,
+  assistantCitationsToPlainText,
+  removeAssistantCitationSyntax,
+} from "@app/citations";
 
 /** Longest title, in code points, the ellipsis included. */
 export const THREAD_TITLE_MAX_CHARS = 60;
@@ -16,12 +20,6 @@ export const BRANCH_NAME_MAX_LENGTH = 40;
 export const DEFAULT_BRANCH_NAME = "thread";
 
 const ELLIPSIS = "…";
-const CITATION_SCHEME = "t3-citation";
-/**
- * Malformed citation links stay ordinary text in assistantCitationsToPlainText; their bytes
- * must still not reach a title, so the link shape and any bare scheme URI are dropped.
- */
-const LEFTOVER_LINK = /\[Assistant quote\]\(t3-citation:[^\s)]*\)|t3-citation:\S*/gi;
 
 /**
  * The readable title of a thread from its first prompt: plain text with whitespace collapsed and
@@ -56,8 +54,8 @@ export function deriveBranchName(prompt: string): string {
   // Removing one occurrence (and collapsing the dashes left behind) can join two halves into a
   // new one, hence the loop.
   slug = slug.replace(/-{2,}/g, "-");
-  while (slug.includes(CITATION_SCHEME)) {
-    slug = slug.replaceAll(CITATION_SCHEME, "-").replace(/-{2,}/g, "-");
+  while (slug.includes(ASSISTANT_CITATION_SCHEME)) {
+    slug = slug.replaceAll(ASSISTANT_CITATION_SCHEME, "-").replace(/-{2,}/g, "-");
   }
   slug = trimDashes(slug);
   if (slug.length > BRANCH_NAME_MAX_LENGTH) {
@@ -82,8 +80,12 @@ const LETTER_SPELLINGS: Record<string, string> = {
   þ: "th",
 };
 
+/**
+ * Malformed citation links stay ordinary text in assistantCitationsToPlainText; their bytes
+ * must still not reach a title, so the link shape and any bare scheme URI are dropped too.
+ */
 function readablePlainText(prompt: string): string {
-  return assistantCitationsToPlainText(prompt).replace(LEFTOVER_LINK, " ");
+  return removeAssistantCitationSyntax(assistantCitationsToPlainText(prompt));
 }
 
 function trimDashes(text: string): string {

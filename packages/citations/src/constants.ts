@@ -19,11 +19,14 @@ export const ASSISTANT_CITATION_MAX_HREF_LENGTH = 160000;
 /** Maximum provider input, in characters, checked before and after citation expansion. */
 export const PROVIDER_INPUT_MAX_CHARS = 120000;
 
+/** URI scheme name of citation links, without its colon. */
+export const ASSISTANT_CITATION_SCHEME = "t3-citation";
+
 /** URI scheme of citation links, with its colon (what `new URL(href).protocol` reports). */
-export const ASSISTANT_CITATION_PROTOCOL = "t3-citation:";
+export const ASSISTANT_CITATION_PROTOCOL = `${ASSISTANT_CITATION_SCHEME}:`;
 
 /** Every version 1 citation href starts with exactly this prefix (matched case-sensitively). */
-export const ASSISTANT_CITATION_HREF_PREFIX = "t3-citation://v1/";
+export const ASSISTANT_CITATION_HREF_PREFIX = `${ASSISTANT_CITATION_PROTOCOL}//v1/`;
 
 /** The literal text that opens a citation link in Markdown: `[Assistant quote](`. */
 export const ASSISTANT_CITATION_LINK_OPENER = `[${ASSISTANT_CITATION_LABEL}](`;

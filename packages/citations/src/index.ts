@@ -9,6 +9,7 @@ export * from "./constants.ts";
 export * from "./expandForProvider.ts";
 export * from "./hash.ts";
 export * from "./href.ts";
+export * from "./link.ts";
 export * from "./normalize.ts";
 export * from "./plainText.ts";
 export * from "./providerInput.ts";

@@ -13,7 +13,7 @@ import {
 /** Props of {@link AssistantCitationChip}. */
 export type AssistantCitationChipProps = {
   citation: AssistantCitation;
-  /** The exact Markdown source of the link (`[Assistant quote](t3-citation://...)`), for copy. */
+  /** The exact Markdown source of the citation link, for copy. */
   source: string;
   /** Source offsets of the link in the message text (Markdown copy treats the chip as one piece). */
   sourceStart?: number | undefined;

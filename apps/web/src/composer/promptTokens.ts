@@ -20,7 +20,7 @@ export type MentionToken = {
 };
 /** `$name`: `name` is the text after the `$`. */
 export type SkillToken = { kind: "skill"; text: string; start: number; end: number; name: string };
-/** A valid `[Assistant quote](t3-citation://v1/...)` link. */
+/** A valid citation link (as `serializeAssistantCitation` writes it). */
 export type CitationToken = {
   kind: "citation";
   text: string;

@@ -1,7 +1,7 @@
+import { looksLikeAssistantCitationLink, parseAssistantCitationLink } from "@app/citations";
 import type { ComponentPropsWithoutRef } from "react";
 import type { ExtraProps } from "react-markdown";
 import { AssistantCitationChip } from "../citations/AssistantCitationChip.tsx";
-import { citationFromLinkSource } from "./citationLink.ts";
 import { useMarkdownSourceContext, useNodeSource } from "./markdownSource.ts";
 import { classifyHref } from "./safeHref.ts";
 
@@ -19,8 +19,8 @@ export function MarkdownLink({ href, children, node }: ComponentPropsWithoutRef<
   const source = useNodeSource(node);
   const { flavor, offset } = useMarkdownSourceContext();
   const kind = classifyHref(href);
-  if (kind === "citation" || source?.startsWith("[Assistant quote](t3-citation:")) {
-    const parsed = source === null || flavor !== "user" ? null : citationFromLinkSource(source);
+  if (kind === "citation" || (source !== null && looksLikeAssistantCitationLink(source))) {
+    const parsed = source === null || flavor !== "user" ? null : parseAssistantCitationLink(source);
     if (parsed && source !== null) {
       const start = node?.position?.start.offset;
       const end = node?.position?.end.offset;

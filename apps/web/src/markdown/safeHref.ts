@@ -1,20 +1,20 @@
 /**
  * Link policy for rendered Markdown. Model output and user text may contain any URL; only
- * http, https and mailto become clickable links. Citation links (`t3-citation://`) are kept so
- * the link renderer can turn valid ones into citation labels; everything else is shown as text.
+ * http, https and mailto become clickable links. Hrefs in the citation URL form
+ * (`isAssistantCitationHref`) are kept so the link renderer can turn valid ones into citation
+ * chips and show invalid ones as their source; everything else is shown as text.
  */
-import { ASSISTANT_CITATION_LABEL } from "@app/citations";
+import { isAssistantCitationHref } from "@app/citations";
 
 /** How a Markdown link destination may be rendered. */
 export type HrefKind = "safe" | "citation" | "unsafe";
 
-const CITATION_PREFIX = "t3-citation://";
 const SAFE_PROTOCOLS = new Set(["http:", "https:", "mailto:"]);
 
 /** Classifies a link destination; anything that is not an absolute http(s)/mailto URL is unsafe. */
 export function classifyHref(href: string | null | undefined): HrefKind {
   if (href == null || href === "") return "unsafe";
-  if (href.startsWith(CITATION_PREFIX)) return "citation";
+  if (isAssistantCitationHref(href)) return "citation";
   // Browsers ignore ASCII control characters and whitespace in schemes; reject such hrefs outright.
   if (/[\u0000-\u0020\u007f]/.test(href)) return "unsafe";
   let url: URL;
@@ -34,9 +34,4 @@ export function markdownUrlTransform(url: string, key: string): string {
   const kind = classifyHref(url);
   if (key === "src") return kind === "safe" && !url.startsWith("mailto:") ? url : "";
   return kind === "unsafe" ? "" : url;
-}
-
-/** True when a link's text is exactly the citation label (`[Assistant quote](...)`). */
-export function isCitationLabel(text: string): boolean {
-  return text === ASSISTANT_CITATION_LABEL;
 }
