@@ -20,6 +20,7 @@ import {
 import type { ApiError } from "../api/client.ts";
 import { selectionToMarkdown } from "../copy/selectionMarkdown.ts";
 import { warmMarkdownCache } from "../markdown/markdownBlockCache.ts";
+import { subscribeMessageFolds } from "./messageFold.ts";
 import type { PromptMetrics } from "./plainTextLines.ts";
 import { readPromptMetrics } from "./promptMetrics.ts";
 import { revealFoldedTextOnReach } from "./revealFoldedText.ts";
@@ -208,6 +209,18 @@ export const Timeline = memo(function Timeline({
     });
   }, []);
 
+  // A long message opening or closing changes a row's height under the reader. For a moment the
+  // list neither follows the end nor keeps a row below it still: the message then opens
+  // downwards from where the reader is, and MessageFoldToggle keeps the rows below it in place
+  // when it closes.
+  const [foldHold, setFoldHold] = useState(false);
+  useEffect(() => subscribeMessageFolds(() => setFoldHold(true)), []);
+  useEffect(() => {
+    if (!foldHold) return;
+    const timer = setTimeout(() => setFoldHold(false), 300);
+    return () => clearTimeout(timer);
+  }, [foldHold]);
+
   useEffect(() => {
     if (!holdPosition) return;
     // Re-enable following once the unfolded rows have been measured.
@@ -280,7 +293,7 @@ export const Timeline = memo(function Timeline({
     event.clipboardData.setData("text/plain", markdown);
   }, []);
 
-  const follow = !positioning && !holdPosition;
+  const follow = !positioning && !holdPosition && !foldHold;
   const alwaysRender = useMemo(
     () =>
       pinnedMessageIds && pinnedMessageIds.length > 0 ? { keys: [...pinnedMessageIds] } : undefined,
@@ -322,7 +335,9 @@ export const Timeline = memo(function Timeline({
           alignItemsAtEnd
           maintainScrollAtEnd={follow ? { animated: false } : false}
           maintainScrollAtEndThreshold={0.1}
-          maintainVisibleContentPosition={positioning ? false : { data: true, size: true }}
+          maintainVisibleContentPosition={
+            positioning || foldHold ? false : { data: true, size: true }
+          }
           onStartReached={onStartReached}
           {...(onLoad ? { onLoad } : {})}
           onStartReachedThreshold={0.6}

@@ -10,17 +10,27 @@ import { unfoldMessage } from "./messageFold.ts";
 
 const FOLDED_SELECTOR = ".chat-markdown--folded";
 
-/** The viewport rectangle of a boundary point (a collapsed range), or of its element. */
+/**
+ * The viewport rectangle of the character at a boundary point (the one after it, or before it
+ * at the end of a text node), else of the point's element. A collapsed range has no box.
+ */
 function pointRect(node: Node, offset: number): DOMRect | null {
   if (node.nodeType === Node.TEXT_NODE) {
-    const range = node.ownerDocument!.createRange();
-    range.setStart(node, Math.min(offset, (node as Text).length));
-    range.collapse(true);
-    const rect = range.getBoundingClientRect?.();
-    if (rect && (rect.height > 0 || rect.top !== 0)) return rect;
-    return node.parentElement?.getBoundingClientRect() ?? null;
+    const text = node as Text;
+    if (text.length > 0) {
+      const at = Math.min(offset, text.length - 1);
+      const range = text.ownerDocument.createRange();
+      range.setStart(text, at);
+      range.setEnd(text, at + 1);
+      const rect = range.getBoundingClientRect?.();
+      if (rect && rect.height > 0) return rect;
+    }
+    return text.parentElement?.getBoundingClientRect() ?? null;
   }
-  return node instanceof Element ? node.getBoundingClientRect() : null;
+  if (!(node instanceof Element)) return null;
+  const child = node.childNodes[Math.min(offset, node.childNodes.length - 1)];
+  if (child instanceof Text) return pointRect(child, 0);
+  return (child instanceof Element ? child : node).getBoundingClientRect();
 }
 
 /** Unfolds the message of `clip` when `rect` starts below what the clip shows. */
