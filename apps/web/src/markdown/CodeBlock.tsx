@@ -50,6 +50,21 @@ function classNameOf(code: HastLike | undefined): string | undefined {
 const neverReady = () => false;
 
 /**
+ * React elements per highlighted tree. `highlightCode` returns the same (cached) tree for the
+ * same code, so a row scrolling back in reuses its elements instead of converting again.
+ */
+const elementsOf = new WeakMap<ElementContent[], ReactNode>();
+
+function toElements(children: ElementContent[]): ReactNode {
+  let elements = elementsOf.get(children);
+  if (elements === undefined) {
+    elements = toJsxRuntime({ type: "root", children }, { Fragment, jsx, jsxs });
+    elementsOf.set(children, elements);
+  }
+  return elements;
+}
+
+/**
  * The code's highlighted elements once its grammar is loaded (asked for in idle time on first
  * use), else null. Re-renders when a grammar arrives.
  */
@@ -65,11 +80,7 @@ function useHighlightedCode(language: string | null, code: string): ReactNode | 
   return useMemo(() => {
     if (!ready || language === null) return null;
     const children = highlightCode(language, code);
-    if (children === null) return null;
-    return toJsxRuntime(
-      { type: "root", children: children as ElementContent[] },
-      { Fragment, jsx, jsxs },
-    );
+    return children === null ? null : toElements(children);
   }, [ready, language, code]);
 }
 
