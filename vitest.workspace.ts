@@ -5,6 +5,7 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    projects: ["packages/*", "apps/*"],
+    // apps/web has two projects: `web` (jsdom, its vitest.config.ts) and `web-node`.
+    projects: ["packages/*", "apps/*", "apps/web/vitest.node.config.ts"],
   },
 });

@@ -45,7 +45,7 @@ test("a lost event stream shows Reconnecting…, and the reply streamed meanwhil
   // Every attempt to open the thread's event stream fails until the route is lifted.
   const blocked = (url: URL) => /\/api\/threads\/[^/]+\/events/.test(url.pathname);
   await page.route(blocked, (route) => route.abort("connectionreset"));
-  await createThreadFromUi(page);
+  const threadId = await createThreadFromUi(page);
   const notice = page.getByRole("status").filter({ hasText: "Reconnecting…" });
   await expect(notice).toBeVisible();
 
@@ -54,8 +54,21 @@ test("a lost event stream shows Reconnecting…, and the reply streamed meanwhil
   await sendPrompt(page, prompt);
   await expect(userRows(page).filter({ hasText: prompt })).toBeVisible();
   await expect(composer(page)).toHaveText("");
-  // The demo reply finishes well within this; without a stream none of it reaches the page.
-  await page.waitForTimeout(1500);
+  // Wait until the server has stored the whole reply: without a stream none of it reaches the page.
+  await expect
+    .poll(async () => {
+      const response = await page.request.get(`/api/threads/${threadId}/messages?limit=5`);
+      const { messages } = (await response.json()) as {
+        messages: { role: string; status: string; text: string }[];
+      };
+      return messages.some(
+        (message) =>
+          message.role === "assistant" &&
+          message.status === "complete" &&
+          message.text.includes(DEMO_ANSWER_END),
+      );
+    })
+    .toBe(true);
   await expect(page.getByText(DEMO_ANSWER_END)).toHaveCount(0);
   await expect(notice).toBeVisible();
 

@@ -105,14 +105,38 @@ test("rows reused while flinging through history show their own message", async 
       await new Promise((resolve) => requestAnimationFrame(resolve));
     }
   });
-  await page.waitForTimeout(500);
+  // Wait until the list has settled: no row content changed for 10 frames in a row.
+  await scroller.evaluate(
+    (el) =>
+      new Promise<void>((resolve) => {
+        let quietFrames = 0;
+        const observer = new MutationObserver(() => {
+          quietFrames = 0;
+        });
+        observer.observe(el, { subtree: true, childList: true, characterData: true });
+        const frame = () => {
+          quietFrames += 1;
+          if (quietFrames >= 10) {
+            observer.disconnect();
+            resolve();
+          } else {
+            requestAnimationFrame(frame);
+          }
+        };
+        requestAnimationFrame(frame);
+      }),
+  );
   // Each answer on screen follows its own prompt, and its code and table are its own.
+  // In screen order: reused row elements keep their place in the DOM, not the message's.
   const pairs = await page.locator("[data-message-id]").evaluateAll((rows) =>
-    rows.map((row) => ({
-      role: row.getAttribute("data-role"),
-      turn: /^(?:Turn|Answer) (\d+)/.exec(row.textContent ?? "")?.[1] ?? null,
-      code: /const turn(\d+) =/.exec(row.textContent ?? "")?.[1] ?? null,
-    })),
+    rows
+      .map((row) => ({
+        top: row.getBoundingClientRect().top,
+        role: row.getAttribute("data-role"),
+        turn: /^(?:Turn|Answer) (\d+)/.exec(row.textContent ?? "")?.[1] ?? null,
+        code: /const turn(\d+) =/.exec(row.textContent ?? "")?.[1] ?? null,
+      }))
+      .sort((a, b) => a.top - b.top),
   );
   const answers = pairs.filter((row) => row.role === "assistant" && row.turn !== null);
   expect(answers.length).toBeGreaterThan(0);

@@ -5,6 +5,15 @@ import { mkdirSync, readFileSync } from "node:fs";
 
 mkdirSync("test-results", { recursive: true });
 const out = "test-results/vitest.json";
+/**
+ * The arguments for Vitest. `pnpm test:unit -- --project citations` hands this script a literal
+ * `--` first; passed on, Vitest would read everything after it as file filters and run every
+ * project, so it is dropped.
+ */
+function vitestArgs(args) {
+  return args[0] === "--" ? args.slice(1) : args;
+}
+
 const args = [
   "exec",
   "vitest",
@@ -14,7 +23,7 @@ const args = [
   "--reporter=default",
   "--reporter=json",
   `--outputFile.json=${out}`,
-  ...process.argv.slice(2),
+  ...vitestArgs(process.argv.slice(2)),
 ];
 const run = spawnSync("pnpm", args, { stdio: "inherit" });
 let summary = "vitest: no report written";

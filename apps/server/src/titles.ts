@@ -12,7 +12,7 @@ import {
 
 /** Longest title, in code points, the ellipsis included. */
 export const THREAD_TITLE_MAX_CHARS = 60;
-/** Title of a thread whose first prompt has no readable text. */
+/** Title of a new thread, and of one whose first prompt has no readable text. */
 export const DEFAULT_THREAD_TITLE = "New thread";
 /** Longest branch name, in characters (all ASCII). */
 export const BRANCH_NAME_MAX_LENGTH = 40;

@@ -192,3 +192,25 @@ export function renderedWithRepeats(
     },
   };
 }
+
+/**
+ * Every field at its limit in characters that cost the most bytes on the wire (9 per unit once
+ * percent-encoded): the longest valid href there is, just under 160,000 characters.
+ */
+export const longestCitation: AssistantCitation = {
+  version: 1,
+  environmentId: "中".repeat(512),
+  threadId: "文".repeat(512),
+  messageId: "字".repeat(512),
+  text: "引".repeat(8000),
+  start: 9_007_199_254_740_990,
+  end: 9_007_199_254_740_991,
+  prefix: "前".repeat(32),
+  suffix: "后".repeat(32),
+  comment: "评".repeat(8000),
+};
+
+/** 160,000 units of deterministic prose mixing ASCII, accents, CJK and emoji. */
+export function prose160k(): string {
+  return prose(random(160), 160_000);
+}

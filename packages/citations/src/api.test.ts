@@ -1,38 +1,168 @@
-import { describe, expect, it } from "vitest";
-import * as citations from "./index.ts";
+/**
+ * Pins the public surface of `@app/citations` (index.ts): exactly the names of DESIGN.md
+ * section 4 plus the documented extras, with DESIGN's signatures. The `expectTypeOf` checks are
+ * enforced by `pnpm typecheck` (tsc over this file); the rest run in Vitest.
+ */
+import { describe, expect, expectTypeOf, it } from "vitest";
+import type { AssistantCitation } from "./index.ts";
+import * as api from "./index.ts";
+
+/** DESIGN.md section 4, in its order. */
+const DESIGN_NAMES = [
+  "ASSISTANT_CITATION_LABEL",
+  "ASSISTANT_CITATION_MAX_ID_LENGTH",
+  "ASSISTANT_CITATION_MAX_TEXT_LENGTH",
+  "ASSISTANT_CITATION_MAX_COMMENT_LENGTH",
+  "ASSISTANT_CITATION_CONTEXT_LENGTH",
+  "ASSISTANT_CITATION_MAX_HREF_LENGTH",
+  "PROVIDER_INPUT_MAX_CHARS",
+  "AssistantCitationSchema",
+  "formatAssistantCitationHref",
+  "parseAssistantCitationHref",
+  "serializeAssistantCitation",
+  "collectAssistantCitations",
+  "withAssistantCitationComment",
+  "assistantCitationsToPlainText",
+  "renderAssistantCitationsAsText",
+  "expandAssistantCitationsForProvider",
+  "validateProviderInput",
+  "normalizeRenderedText",
+  "createAssistantCitationSelector",
+  "findAssistantCitationText",
+  "getAssistantCitationChipLabel",
+  "formatAssistantCitationHash",
+  "parseAssistantCitationHash",
+] as const;
+
+/** The documented extras (README.md, "API"). */
+const EXTRA_NAMES = [
+  "ASSISTANT_CITATION_SCHEME",
+  "isAssistantCitationHref",
+  "looksLikeAssistantCitationLink",
+  "parseAssistantCitationLink",
+  "removeAssistantCitationSyntax",
+  "hasNonWhitespace",
+  "isAssistantCitation",
+  "buildNormalizedRenderedText",
+  "isRenderedWhitespaceCode",
+  "normalizedRangeToRaw",
+] as const;
+
+type PublicName = (typeof DESIGN_NAMES)[number] | (typeof EXTRA_NAMES)[number];
+
+/** The module's exports as a plain record, for run-time checks by name. */
+const exported: Record<string, unknown> = { ...api };
 
 describe("@app/citations public API (DESIGN.md section 4)", () => {
-  it("exports the constants with their contract values", () => {
-    expect(citations.ASSISTANT_CITATION_LABEL).toBe("Assistant quote");
-    expect(citations.ASSISTANT_CITATION_MAX_ID_LENGTH).toBe(512);
-    expect(citations.ASSISTANT_CITATION_MAX_TEXT_LENGTH).toBe(8000);
-    expect(citations.ASSISTANT_CITATION_MAX_COMMENT_LENGTH).toBe(8000);
-    expect(citations.ASSISTANT_CITATION_CONTEXT_LENGTH).toBe(32);
-    expect(citations.ASSISTANT_CITATION_MAX_HREF_LENGTH).toBe(160000);
-    expect(citations.PROVIDER_INPUT_MAX_CHARS).toBe(120000);
-    expect(citations.ASSISTANT_CITATION_HREF_PREFIX).toBe("t3-citation://v1/");
+  it("exports exactly the contract names and the documented extras", () => {
+    expectTypeOf<keyof typeof api>().toEqualTypeOf<PublicName>();
+    expect(Object.keys(exported).sort()).toEqual([...DESIGN_NAMES, ...EXTRA_NAMES].sort());
   });
 
-  it("exports every contract function", () => {
-    const names = [
-      "formatAssistantCitationHref",
-      "parseAssistantCitationHref",
-      "serializeAssistantCitation",
-      "collectAssistantCitations",
-      "withAssistantCitationComment",
-      "assistantCitationsToPlainText",
-      "renderAssistantCitationsAsText",
-      "expandAssistantCitationsForProvider",
-      "validateProviderInput",
-      "normalizeRenderedText",
-      "createAssistantCitationSelector",
-      "findAssistantCitationText",
-      "getAssistantCitationChipLabel",
-      "formatAssistantCitationHash",
-      "parseAssistantCitationHash",
-    ];
-    const exported = citations as unknown as Record<string, unknown>;
-    for (const name of names) expect(typeof exported[name], name).toBe("function");
-    expect(typeof citations.AssistantCitationSchema.safeParse).toBe("function");
+  it("exports the constants with their contract values", () => {
+    expect(api.ASSISTANT_CITATION_LABEL).toBe("Assistant quote");
+    expect(api.ASSISTANT_CITATION_MAX_ID_LENGTH).toBe(512);
+    expect(api.ASSISTANT_CITATION_MAX_TEXT_LENGTH).toBe(8000);
+    expect(api.ASSISTANT_CITATION_MAX_COMMENT_LENGTH).toBe(8000);
+    expect(api.ASSISTANT_CITATION_CONTEXT_LENGTH).toBe(32);
+    expect(api.ASSISTANT_CITATION_MAX_HREF_LENGTH).toBe(160000);
+    expect(api.PROVIDER_INPUT_MAX_CHARS).toBe(120000);
+    expect(api.ASSISTANT_CITATION_SCHEME).toBe("t3-citation");
+    expectTypeOf<typeof api.ASSISTANT_CITATION_LABEL>().toEqualTypeOf<"Assistant quote">();
+    expectTypeOf<typeof api.ASSISTANT_CITATION_MAX_HREF_LENGTH>().toEqualTypeOf<160000>();
+    expectTypeOf<typeof api.PROVIDER_INPUT_MAX_CHARS>().toEqualTypeOf<120000>();
+  });
+
+  it("types a citation as DESIGN writes it", () => {
+    expectTypeOf<AssistantCitation>().toEqualTypeOf<{
+      version: 1;
+      environmentId: string;
+      threadId: string;
+      messageId: string;
+      text: string;
+      start: number;
+      end: number;
+      prefix: string;
+      suffix: string;
+      comment?: string;
+    }>();
+    expectTypeOf(api.AssistantCitationSchema.parse).returns.toEqualTypeOf<AssistantCitation>();
+    expect(typeof api.AssistantCitationSchema.safeParse).toBe("function");
+  });
+
+  it("gives every contract function DESIGN's signature", () => {
+    expectTypeOf(api.formatAssistantCitationHref).toEqualTypeOf<(c: AssistantCitation) => string>();
+    expectTypeOf(api.parseAssistantCitationHref).toEqualTypeOf<
+      (href: string) => AssistantCitation | null
+    >();
+    expectTypeOf(api.serializeAssistantCitation).toEqualTypeOf<(c: AssistantCitation) => string>();
+    expectTypeOf(api.collectAssistantCitations).toEqualTypeOf<
+      (
+        text: string,
+      ) => { citation: AssistantCitation; source: string; start: number; end: number }[]
+    >();
+    expectTypeOf(api.withAssistantCitationComment).parameter(0).toEqualTypeOf<AssistantCitation>();
+    // A missing or null comment reads as "no comment", like a blank one.
+    expectTypeOf(api.withAssistantCitationComment)
+      .parameter(1)
+      .toEqualTypeOf<string | null | undefined>();
+    expectTypeOf(api.withAssistantCitationComment).returns.toEqualTypeOf<AssistantCitation>();
+    for (const transform of [
+      api.assistantCitationsToPlainText,
+      api.renderAssistantCitationsAsText,
+      api.expandAssistantCitationsForProvider,
+      api.normalizeRenderedText,
+    ]) {
+      expectTypeOf(transform).toEqualTypeOf<(text: string) => string>();
+    }
+    expectTypeOf(api.validateProviderInput).toEqualTypeOf<
+      (
+        prompt: string,
+      ) =>
+        | { ok: true; length: number }
+        | { ok: false; length: number; excess: number; message: string }
+    >();
+    expectTypeOf(api.createAssistantCitationSelector).parameters.toEqualTypeOf<
+      [rendered: string, rawStart: number, rawEnd: number]
+    >();
+    expectTypeOf(api.createAssistantCitationSelector).returns.toEqualTypeOf<{
+      text: string;
+      start: number;
+      end: number;
+      prefix: string;
+      suffix: string;
+    } | null>();
+    expectTypeOf(api.findAssistantCitationText).parameter(0).toEqualTypeOf<string>();
+    expectTypeOf<AssistantCitation>().toExtend<
+      Parameters<typeof api.findAssistantCitationText>[1]
+    >();
+    expectTypeOf(api.findAssistantCitationText).returns.toEqualTypeOf<
+      | { status: "found"; start: number; end: number }
+      | { status: "ambiguous"; count: number }
+      | { status: "missing" }
+    >();
+    expectTypeOf(api.getAssistantCitationChipLabel).toEqualTypeOf<
+      (c: AssistantCitation) => string
+    >();
+    expectTypeOf(api.formatAssistantCitationHash).toEqualTypeOf<(href: string) => string>();
+    expectTypeOf(api.parseAssistantCitationHash).toEqualTypeOf<
+      (hash: string) => AssistantCitation | null
+    >();
+    for (const name of DESIGN_NAMES.slice(8)) expect(typeof exported[name], name).toBe("function");
+  });
+
+  it("gives the documented extras their signatures", () => {
+    expectTypeOf(api.isAssistantCitationHref).toEqualTypeOf<(href: string) => boolean>();
+    expectTypeOf(api.looksLikeAssistantCitationLink).toEqualTypeOf<(source: string) => boolean>();
+    expectTypeOf(api.parseAssistantCitationLink).toEqualTypeOf<
+      (source: string) => { href: string; citation: AssistantCitation } | null
+    >();
+    expectTypeOf(api.removeAssistantCitationSyntax).toEqualTypeOf<(text: string) => string>();
+    expectTypeOf(api.hasNonWhitespace).toEqualTypeOf<(value: string) => boolean>();
+    expectTypeOf(api.isAssistantCitation).guards.toEqualTypeOf<AssistantCitation>();
+    expectTypeOf(api.isRenderedWhitespaceCode).toEqualTypeOf<(code: number) => boolean>();
+    expectTypeOf(api.buildNormalizedRenderedText).parameters.toEqualTypeOf<[raw: string]>();
+    expectTypeOf(api.normalizedRangeToRaw).returns.toEqualTypeOf<{ start: number; end: number }>();
+    for (const name of EXTRA_NAMES.slice(1)) expect(typeof exported[name], name).toBe("function");
   });
 });

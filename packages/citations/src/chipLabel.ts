@@ -2,7 +2,7 @@ import type { AssistantCitation } from "./schema.ts";
 import { hasNonWhitespace } from "./schema.ts";
 
 /** Longest chip label before truncation, in UTF-16 code units (the ellipsis comes on top). */
-export const ASSISTANT_CITATION_CHIP_LABEL_MAX_LENGTH = 64;
+const ASSISTANT_CITATION_CHIP_LABEL_MAX_LENGTH = 64;
 
 /**
  * The short label of a citation chip: the comment when it is not blank, otherwise the quote;

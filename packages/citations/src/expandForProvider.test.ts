@@ -3,7 +3,6 @@ import { sampleCitation } from "./__fixtures__/citations.ts";
 import {
   ASSISTANT_CITATIONS_INSTRUCTION,
   expandAssistantCitationsForProvider,
-  expandAssistantCitationsForProviderDetailed,
 } from "./expandForProvider.ts";
 import type { AssistantCitation } from "./schema.ts";
 import { serializeAssistantCitation } from "./serialize.ts";
@@ -125,17 +124,16 @@ describe("expandAssistantCitationsForProvider", () => {
   });
 });
 
-describe("expandAssistantCitationsForProviderDetailed", () => {
-  it("returns the distinct citations with their ids and sources", () => {
-    const result = expandAssistantCitationsForProviderDetailed(`${first}${first}${second}`);
-    expect(result.citations.map(({ id, source }) => [id, source])).toEqual([
+describe("expandAssistantCitationsForProvider: distinct citations", () => {
+  it("gives each distinct link one id in order of first appearance", () => {
+    const expanded = expandAssistantCitationsForProvider(`${first}${first}${second}`);
+    const { body, json } = splitExpansion(expanded);
+    expect(body).toBe("[assistant-quote-1][assistant-quote-1][assistant-quote-2]");
+    const entries = JSON.parse(json) as { id: string; citation: AssistantCitation }[];
+    expect(entries.map(({ id, citation }) => [id, serializeAssistantCitation(citation)])).toEqual([
       ["assistant-quote-1", first],
       ["assistant-quote-2", second],
     ]);
-    expect(result.text).toBe(expandAssistantCitationsForProvider(`${first}${first}${second}`));
-    expect(expandAssistantCitationsForProviderDetailed("plain")).toStrictEqual({
-      text: "plain",
-      citations: [],
-    });
+    expect(expandAssistantCitationsForProvider("plain")).toBe("plain");
   });
 });

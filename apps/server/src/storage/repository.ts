@@ -13,6 +13,7 @@ import type {
   UserInputRequest,
 } from "@app/protocol";
 import type { ProviderHistoryEntry, UserInputQuestion } from "../providers/types.ts";
+import { DEFAULT_THREAD_TITLE } from "../titles.ts";
 import type { SqliteDatabase } from "./db.ts";
 
 type ThreadRow = {
@@ -83,9 +84,6 @@ export interface MessageWindow {
   hasOlder: boolean;
   hasNewer: boolean;
 }
-
-/** The title every thread has until its first prompt names it. */
-export const DEFAULT_THREAD_TITLE = "New thread";
 
 const THREAD_COLUMNS =
   "id, title, title_source, branch_name, created_at, updated_at, message_count, last_seq, last_event_id";
