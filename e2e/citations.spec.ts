@@ -3,7 +3,7 @@
  * "Cite in composer", which inserts a chip and opens its comment editor; the sent message shows a
  * read-only chip, the provider received the expanded citation, and clicking the chip reveals and
  * highlights the cited text (also in older history of the seeded 2,000-turn thread, after
- * loading earlier pages). Model output never renders a chip.
+ * loading one window around it; deeper jumps are in navigation.spec.ts). Model output never renders a chip.
  */
 
 import type { Page } from "@playwright/test";
@@ -106,7 +106,7 @@ test("cite answer text, comment on it, send it, and follow the chip back to the 
   await expect(row(page, sourceId!)).toHaveAttribute("data-citation-highlighted", "true");
 });
 
-test("a chip citing older history loads earlier pages and highlights the source", async ({
+test("a chip citing older history loads one window around it and highlights the source", async ({
   page,
   rig,
 }) => {
@@ -120,8 +120,10 @@ test("a chip citing older history loads earlier pages and highlights the source"
   await expect(page.getByText(lead)).toHaveCount(0);
 
   let olderPages = 0;
+  let windows = 0;
   page.on("request", (request) => {
     if (/\/messages\?(.*&)?before=/.test(request.url())) olderPages++;
+    if (/\/messages\?(.*&)?around=/.test(request.url())) windows++;
   });
   const chip = page.getByRole("link", { name: `Assistant quote: Revisit turn ${citedTurn}` });
   await chip.click();
@@ -132,7 +134,9 @@ test("a chip citing older history loads earlier pages and highlights the source"
     .poll(() => highlightedText(page))
     .toEqual([expect.stringContaining(`Answer ${citedTurn} looks at`)]);
   await expect(cited.getByText(lead)).toBeInViewport();
-  expect(olderPages).toBeGreaterThanOrEqual(1);
+  // One around= window, no paging through history.
+  expect(windows).toBe(1);
+  expect(olderPages).toBe(0);
 });
 
 test("a citation link in assistant output stays plain text, never a chip", async ({

@@ -1,15 +1,18 @@
 /**
  * Browser performance measurements for the chat app (not part of `npm test`):
  *
- *   pnpm --filter @app/web build && pnpm exec tsx scripts/perf/run.ts [--only open,typing,bigdraft]
+ *   pnpm --filter @app/web build && pnpm exec tsx scripts/perf/run.ts [--only open,typing,bigdraft,jumps]
  *
  * Starts the e2e rig server on PERF_PORT (default 4398) with a seeded 2,000-turn thread, drives
  * Debian's Chromium headless, and prints the results as Markdown (for e2e/PERFORMANCE.md) and
  * JSON. Targets: first message < 1 s (median of 5), no frame > 50 ms while scrolling, keystroke
  * to paint < 16 ms median with 100 chips in the composer, and < 16 ms median, < 33 ms worst
- * typing into a 120,000-character draft with 50 citation chips.
+ * typing into a 120,000-character draft with 50 citation chips; citation jumps (click to cited
+ * words highlighted in view) < 300 ms in view and < 600 ms at any depth, Jump to latest < 300 ms,
+ * heap after 10 jumps within 1.5× of the heap after opening.
  */
 import { cpus } from "node:os";
+import { measureCitationJumps } from "./citationJumps.ts";
 import { measureOpenThread, type OpenRun } from "./openThread.ts";
 import { launchChromium, startPerfServer } from "./rig.ts";
 import { GESTURE_SPEED_PX_S, measureScrollGesture } from "./scrollGesture.ts";
@@ -17,7 +20,7 @@ import { measureScroll, SCROLL_STEP_PX } from "./scrollThread.ts";
 import { median, ms } from "./stats.ts";
 import { BIG_DRAFT_WITH_QUOTES, measureTyping, type TypingResult } from "./typingChips.ts";
 
-const STEPS = ["open", "scroll", "gesture", "typing", "bigdraft"] as const;
+const STEPS = ["open", "scroll", "gesture", "typing", "bigdraft", "jumps"] as const;
 type Step = (typeof STEPS)[number];
 
 function parseOnly(argv: string[]): Set<Step> {
@@ -96,6 +99,24 @@ async function main(): Promise<void> {
       json.bigdraft = typing;
       report(
         `| Typing into a ${typing.draftLength.toLocaleString("en")}-character single-paragraph draft with ${typing.chips} citation chips (live count showing "N over"): keydown to next painted frame (${typing.keystrokes} keys at spread frame phases) | ${typingResult(typing)} | median < 16 ms, worst < 33 ms: ${pass(typing.median < 16 && typing.worst < 33)} |`,
+      );
+    }
+    // Last: it adds a turn to the seeded thread (a chip whose source is in view).
+    if (only.has("jumps")) {
+      const jumps = await measureCitationJumps(browser, server.state);
+      json.jumps = jumps;
+      for (const jump of jumps.cases) {
+        const target = /in view|latest/.test(jump.label) ? 300 : 600;
+        const end = /latest/.test(jump.label)
+          ? "the newest message in view"
+          : "cited words highlighted in view";
+        report(
+          `| Citation jump, ${jump.label}: click to ${end}, median of 5 | ${ms(jump.median)} (runs: ${jump.runs.map((run) => run.toFixed(0)).join(", ")} ms) | < ${target} ms: ${pass(jump.median < target)} |`,
+        );
+      }
+      const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+      report(
+        `| JS heap after 10 jumps back and forth vs after opening (after GC) | ${mb(jumps.heapAfterJumps)} vs ${mb(jumps.heapAfterOpen)} (${jumps.heapRatio.toFixed(2)}×) | within 1.5×: ${pass(jumps.heapRatio <= 1.5)} |`,
       );
     }
   } finally {

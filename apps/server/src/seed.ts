@@ -6,7 +6,8 @@
  * Everything is written in one transaction with deterministic Markdown-rich content. Every 10th
  * turn has two progress messages before its answer (the web app folds them), and every 25th
  * prompt cites the first paragraph of an answer 20 turns earlier, so following the chip loads
- * older history.
+ * older history. The last prompt also cites answers 1, 3, 50, 300 and 1,900 turns back (those
+ * that exist), with the comment "Deep link to turn N", for jumps to any depth.
  */
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
@@ -65,18 +66,18 @@ function answerText(n: number): string {
   ].join("\n\n");
 }
 
-function promptText(
-  n: number,
+/** How far back the last prompt's deep links reach (in turns). */
+export const SEEDED_DEEP_LINK_DISTANCES = [1, 3, 50, 300, 1900] as const;
+
+function answerLink(
+  citedTurn: number,
+  comment: string,
   environmentId: string,
   threadId: string,
   answerIds: string[],
 ): string {
-  const topic = TOPICS[n % TOPICS.length]!;
-  const base = `Turn ${n}: tell me about ${topic}, with an example and a small table.`;
-  const citedTurn = n - 20;
-  if (n % 25 !== 0 || citedTurn < 1) return base;
   const lead = seededAnswerLead(citedTurn);
-  const link = serializeAssistantCitation({
+  return serializeAssistantCitation({
     version: 1,
     environmentId,
     threadId,
@@ -86,9 +87,37 @@ function promptText(
     end: lead.length,
     prefix: "",
     suffix: "",
-    comment: `Revisit turn ${citedTurn}`,
+    comment,
   });
-  return `${base} Also, going back to ${link} — does that still hold?`;
+}
+
+function promptText(
+  n: number,
+  last: boolean,
+  environmentId: string,
+  threadId: string,
+  answerIds: string[],
+): string {
+  const topic = TOPICS[n % TOPICS.length]!;
+  let text = `Turn ${n}: tell me about ${topic}, with an example and a small table.`;
+  const citedTurn = n - 20;
+  if (n % 25 === 0 && citedTurn >= 1) {
+    const link = answerLink(
+      citedTurn,
+      `Revisit turn ${citedTurn}`,
+      environmentId,
+      threadId,
+      answerIds,
+    );
+    text += ` Also, going back to ${link} — does that still hold?`;
+  }
+  if (last) {
+    const deep = SEEDED_DEEP_LINK_DISTANCES.filter((back) => n - back >= 1).map((back) =>
+      answerLink(n - back, `Deep link to turn ${n - back}`, environmentId, threadId, answerIds),
+    );
+    if (deep.length > 0) text += ` Compare with ${deep.join(" ")}.`;
+  }
+  return text;
 }
 
 /** Creates one long thread in a single transaction; returns its id. */
@@ -113,7 +142,7 @@ export function seedDemoThread(repo: ChatRepository, options: SeedOptions): stri
     });
     for (let n = 1; n <= options.turns; n++) {
       const turnId = randomUUID();
-      const prompt = promptText(n, repo.environmentId, threadId, answerIds);
+      const prompt = promptText(n, n === options.turns, repo.environmentId, threadId, answerIds);
       repo.insertTurnWithPrompt({
         threadId,
         turnId,

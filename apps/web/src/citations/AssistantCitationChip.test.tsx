@@ -55,7 +55,7 @@ describe("AssistantCitationChip", () => {
     const chip = screen.getByRole("link");
     const plain = fireEvent.click(chip);
     expect(plain).toBe(false); // default prevented: no full page load
-    expect(navigate).toHaveBeenCalledWith(citation);
+    expect(navigate).toHaveBeenCalledWith(citation, screen.getByRole("link"));
     const modified = fireEvent.click(chip, { ctrlKey: true });
     expect(modified).toBe(true);
     expect(navigate).toHaveBeenCalledTimes(1);

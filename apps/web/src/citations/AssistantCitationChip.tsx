@@ -1,5 +1,4 @@
 import {
-  ASSISTANT_CITATION_LABEL,
   type AssistantCitation,
   getAssistantCitationChipLabel,
   hasNonWhitespace,
@@ -9,6 +8,8 @@ import {
   AssistantCitationNavigationContext,
   assistantCitationUrl,
 } from "./assistantCitationNavigation.ts";
+import { useCitationHoverMark } from "./citationHoverMark.ts";
+import { CitationHereContext, citationScope, citationScopeLabel } from "./citationScope.ts";
 
 /** Props of {@link AssistantCitationChip}. */
 export type AssistantCitationChipProps = {
@@ -43,16 +44,21 @@ export function AssistantCitationChip({
   sourceEnd,
 }: AssistantCitationChipProps) {
   const navigate = useContext(AssistantCitationNavigationContext);
+  // A chip citing another thread or environment says so (class, marker, accessible name).
+  const scope = citationScope(citation, useContext(CitationHereContext));
+  const hover = useCitationHoverMark(citation, scope === "local");
   const label = getAssistantCitationChipLabel(citation);
   const onClick = (event: MouseEvent<HTMLAnchorElement>) => {
     if (!navigate || event.defaultPrevented || event.button !== 0) return;
     if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     event.preventDefault();
-    navigate(citation);
+    navigate(citation, event.currentTarget);
   };
   return (
     <a
-      className="citation-chip"
+      className={scope === "local" ? "citation-chip" : "citation-chip citation-chip--elsewhere"}
+      data-citation-scope={scope}
+      {...hover}
       href={assistantCitationUrl(citation)}
       data-assistant-citation-chip=""
       data-copy-source={source}
@@ -60,13 +66,18 @@ export function AssistantCitationChip({
         ? { "data-md-start": sourceStart, "data-md-end": sourceEnd }
         : {})}
       title={assistantCitationChipTitle(citation)}
-      aria-label={`${ASSISTANT_CITATION_LABEL}: ${label}`}
+      aria-label={`${citationScopeLabel(scope)}: ${label}`}
       onClick={onClick}
     >
       <span className="citation-chip__kind" aria-hidden="true">
         ❝
       </span>
       <span className="citation-chip__label">{label}</span>
+      {scope === "local" ? null : (
+        <span className="citation-chip__elsewhere" aria-hidden="true">
+          {scope === "other-thread" ? "↗" : "⊘"}
+        </span>
+      )}
     </a>
   );
 }

@@ -4,15 +4,15 @@ import { citationHighlightClock } from "./assistantCitationNavigation.ts";
 import { resolveAssistantCitationRange } from "./assistantTextSelection.ts";
 import { citationHighlightDuration, citationHighlightOpacity } from "./citationHighlightTiming.ts";
 import { createSourceHighlight, type SourceHighlight } from "./citationSourceHighlight.ts";
+import { NAVIGATION_WARNINGS } from "./navigationMachine.ts";
 
 /** Warnings of source navigation (shown in `role="status"`; the saved quote never changes). */
-export const CITATION_WARNINGS = {
-  missing: "The cited message is no longer in this thread.",
-  changed: "The cited text has changed.",
-  ambiguous: "The cited text appears more than once.",
-} as const;
+export const CITATION_WARNINGS = NAVIGATION_WARNINGS;
 
-/** How long to wait for the source row to mount before calling the message missing. */
+/**
+ * How long to wait for the source row to mount. The message is loaded by then, so running out
+ * means it could not be shown (never that it is gone: only the server says that).
+ */
 const MOUNT_TIMEOUT_MS = 3000;
 
 /** Props of {@link AssistantCitationSource}. */
@@ -23,6 +23,8 @@ export type AssistantCitationSourceProps = {
   getScrollElement(): HTMLElement | null;
   /** Called once the text is revealed (or cannot be), so positioning can end. */
   onSettled(warning: string | null): void;
+  /** Scroll to the text at once (a deep jump: the timeline was just placed there). */
+  instant?: boolean;
 };
 
 function prefersReducedMotion(): boolean {
@@ -67,6 +69,17 @@ function scrollRangeIntoView(scroller: HTMLElement | null, range: Range, instant
   });
 }
 
+/**
+ * Moves keyboard focus to the source message (articles are `tabindex=-1`), without scrolling:
+ * the text was just placed where it should be.
+ */
+function focusSourceRow(range: Range): void {
+  const node = range.startContainer;
+  const element = node instanceof Element ? node : node.parentElement;
+  const row = element?.closest<HTMLElement>("[data-message-id]");
+  if (row && typeof row.focus === "function") row.focus({ preventScroll: true });
+}
+
 /** When the revealed text is checked again (ms after the first scroll). */
 const FOLLOW_UP_DELAYS_MS = [700, 1300, 2000];
 
@@ -90,6 +103,7 @@ export function AssistantCitationSource({
   activationId,
   getScrollElement,
   onSettled,
+  instant = false,
 }: AssistantCitationSourceProps) {
   const latest = useRef({ getScrollElement, onSettled });
   latest.current = { getScrollElement, onSettled };
@@ -97,6 +111,7 @@ export function AssistantCitationSource({
   useEffect(() => {
     const clock = citationHighlightClock(activationId);
     const reduced = prefersReducedMotion();
+    const scrollInstantly = reduced || instant;
     let disposed = false;
     let highlight: SourceHighlight | null = null;
     let frame = 0;
@@ -183,8 +198,9 @@ export function AssistantCitationSource({
       if (resolved.status === "missing") return settle(CITATION_WARNINGS.changed);
       if (resolved.status === "ambiguous") return settle(CITATION_WARNINGS.ambiguous);
       currentRange = resolved.range;
-      scrollRangeIntoView(latest.current.getScrollElement(), resolved.range, reduced);
+      scrollRangeIntoView(latest.current.getScrollElement(), resolved.range, scrollInstantly);
       followUp();
+      focusSourceRow(resolved.range);
       settle(null);
       if (clock.finished) return;
       if (clock.startedAt === null) clock.startedAt = performance.now();
@@ -209,7 +225,7 @@ export function AssistantCitationSource({
       const body = sourceBody(citation.messageId);
       if (body) return reveal(body);
       if (performance.now() - startedWaiting > MOUNT_TIMEOUT_MS) {
-        return settle(CITATION_WARNINGS.missing);
+        return settle(NAVIGATION_WARNINGS.notShown);
       }
       frame = requestAnimationFrame(waitForBody);
     };
@@ -229,24 +245,34 @@ export function AssistantCitationSource({
       // Unmounting pauses nothing: the clock keeps running, a remount resumes what is left.
       stopHighlight(false);
     };
-  }, [citation, activationId]);
+  }, [citation, activationId, instant]);
 
   return null;
 }
 
-/** The warning line of citation navigation (`role="status"`), with a way to dismiss it. */
+/**
+ * The warning line of citation navigation (`role="status"`), with a way to dismiss it and, when
+ * the history could not be loaded, to try again.
+ */
 export function AssistantCitationWarning({
   message,
   onDismiss,
+  onRetry,
 }: {
   message: string;
   onDismiss(): void;
+  onRetry?: () => void;
 }) {
   const [visible, setVisible] = useState(true);
   if (!visible) return null;
   return (
     <div className="notice notice--warning thread-view__notice" role="status">
       {message}{" "}
+      {onRetry ? (
+        <button type="button" className="link-button" onClick={onRetry}>
+          Retry
+        </button>
+      ) : null}{" "}
       <button
         type="button"
         className="link-button"

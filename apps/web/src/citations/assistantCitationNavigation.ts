@@ -68,31 +68,114 @@ export function readAssistantCitationActivation(location: {
   return { citation, activationId };
 }
 
-/** How a chip asks the app to navigate (provided by the thread view; absent in bare renders). */
-export type AssistantCitationNavigator = (citation: AssistantCitation) => void;
+/**
+ * How a chip asks the app to navigate (provided by the thread view; absent in bare renders).
+ * `origin` is the clicked chip: its place is recorded so Back returns to it.
+ */
+export type AssistantCitationNavigator = (citation: AssistantCitation, origin?: Element) => void;
+
+/** History state key (on the entry a chip was clicked from) holding its {@link CitationReturnPoint}. */
+export const CITATION_RETURN_STATE_KEY = "citationReturn";
+/** History state key (on the entry a chip click pushed) marking that Back returns to a chip. */
+export const CITATION_FROM_STATE_KEY = "citationFrom";
+
+/** Where a chip was when it was clicked: Back (or "Back to where you were") returns there. */
+export type CitationReturnPoint = {
+  threadId: string;
+  /** The message holding the chip. */
+  messageId: string;
+  /** Where the message's top sat in the view: 0 top, 1 bottom (a list `viewPosition`). */
+  viewPosition: number;
+  /** The chip's href, to give it focus again. */
+  href: string;
+};
+
+/** The return point a history entry's state holds, or null. */
+export function readCitationReturnPoint(state: unknown): CitationReturnPoint | null {
+  const value = ((state ?? {}) as Record<string, unknown>)[CITATION_RETURN_STATE_KEY];
+  if (typeof value !== "object" || value === null) return null;
+  const point = value as Partial<CitationReturnPoint>;
+  if (
+    typeof point.threadId !== "string" ||
+    typeof point.messageId !== "string" ||
+    typeof point.viewPosition !== "number" ||
+    typeof point.href !== "string"
+  ) {
+    return null;
+  }
+  return point as CitationReturnPoint;
+}
+
+/** True when the history entry was pushed by a chip click (Back returns to the chip). */
+export function cameFromCitationChip(state: unknown): boolean {
+  return ((state ?? {}) as Record<string, unknown>)[CITATION_FROM_STATE_KEY] === true;
+}
+
+/**
+ * The return point of a clicked chip: its message and where that message sits in the timeline's
+ * view, or null when the chip is not inside a timeline row. Needs a live DOM.
+ */
+export function captureCitationReturnPoint(
+  origin: Element,
+  threadId: string,
+): CitationReturnPoint | null {
+  const row = origin.closest("[data-message-id]");
+  const scroller = origin.closest(".timeline__scroller");
+  const messageId = row?.getAttribute("data-message-id");
+  if (!row || !messageId) return null;
+  let viewPosition = 0.5;
+  if (scroller && typeof row.getBoundingClientRect === "function") {
+    const rect = row.getBoundingClientRect();
+    const box = scroller.getBoundingClientRect();
+    const room = box.height - rect.height;
+    viewPosition = room > 0 ? Math.min(1, Math.max(0, (rect.top - box.top) / room)) : 0;
+  }
+  return { threadId, messageId, viewPosition, href: origin.getAttribute("href") ?? "" };
+}
 
 /** Context through which sent chips navigate client-side. Null: the chip's plain href is used. */
 export const AssistantCitationNavigationContext = createContext<AssistantCitationNavigator | null>(
   null,
 );
 
-/** A navigator that routes client-side (TanStack Router) with a fresh activation id. */
-export function useAssistantCitationNavigator(): AssistantCitationNavigator {
+/**
+ * A navigator that routes client-side (TanStack Router) with a fresh activation id. The entry
+ * the chip was clicked on first records where the chip was ({@link CitationReturnPoint}), so the
+ * browser's Back returns there. `here` is the thread the chips are shown in.
+ */
+export function useAssistantCitationNavigator(here: {
+  threadId: string;
+}): AssistantCitationNavigator {
   const navigate = useNavigate();
+  const { threadId } = here;
   return useCallback(
-    (citation: AssistantCitation) => {
+    (citation: AssistantCitation, origin?: Element) => {
       const hash = formatAssistantCitationHash(formatAssistantCitationHref(citation)).slice(1);
       const activationId = newCitationActivationId();
+      const returnPoint = origin ? captureCitationReturnPoint(origin, threadId) : null;
+      if (returnPoint !== null) {
+        // The current entry is where Back lands: it keeps the router's own keys.
+        window.history.replaceState(
+          { ...(window.history.state ?? {}), [CITATION_RETURN_STATE_KEY]: returnPoint },
+          "",
+        );
+      }
       void navigate({
         to: "/$environmentId/$threadId",
         params: { environmentId: citation.environmentId, threadId: citation.threadId },
         hash,
-        state: (previous) =>
-          ({ ...previous, [CITATION_ACTIVATION_STATE_KEY]: activationId }) as typeof previous,
+        state: (previous) => {
+          // The new entry is not a return point itself (it is the jump).
+          const next: Record<string, unknown> = { ...previous };
+          delete next[CITATION_RETURN_STATE_KEY];
+          next[CITATION_ACTIVATION_STATE_KEY] = activationId;
+          next[CITATION_FROM_STATE_KEY] = returnPoint !== null;
+          return next as unknown as typeof previous;
+        },
         resetScroll: false,
       });
     },
-    [navigate],
+    [navigate, threadId],
   );
 }
 

@@ -1,76 +1,67 @@
 /**
- * Brings a citation's source message into the timeline (spec "Source navigation"): loads earlier
- * history until the message is there (bounded at 20 pages or a repeated cursor, with a warning
- * past that), then asks the timeline to unfold its turn, mount the row and keep it pinned; the
- * activation id doubles as the list's data version. While positioning, the timeline's own
- * end-scrolling is off. User navigation (wheel, touch, navigation keys) or Escape cancels.
+ * Brings a citation's source message into the timeline (spec "Source navigation"), driving
+ * {@link navigationReducer}: a source that is not loaded costs one `around=` request (no paging
+ * through history); then the source row is placed. A source row already on screen, or within
+ * about one viewport of it, is scrolled to smoothly by the highlighter; any other is shown at
+ * once by starting a new timeline session at the source (the timeline remounts there, unfolding
+ * a folded turn first), so the reader never watches history scroll past. User navigation
+ * (wheel, touch, navigation keys) or Escape cancels a navigation that has not revealed yet.
  */
 import type { Message } from "@app/protocol";
-import { type RefObject, useCallback, useEffect, useRef, useState } from "react";
+import { type RefObject, useCallback, useEffect, useReducer, useRef } from "react";
 import { unfoldMessage } from "../timeline/messageFold.ts";
 import type { TimelineHandle } from "../timeline/Timeline.tsx";
-import { CITATION_WARNINGS } from "./AssistantCitationSource.tsx";
 import type { AssistantCitationActivation } from "./assistantCitationNavigation.ts";
-
-/** Most history pages loaded to find one cited message. */
-export const CITATION_HISTORY_PAGE_LIMIT = 20;
-
-/** Warning when the cited message is beyond the page limit (or the cursor repeats). */
-export const CITATION_HISTORY_LIMIT_WARNING =
-  "The cited message is further back than the history loaded to find it.";
-/** Warning when loading earlier history fails. */
-export const CITATION_HISTORY_ERROR_WARNING =
-  "Earlier messages could not be loaded to find the cited text.";
-
-/** Where a navigation stands. */
-export type CitationTargetPhase =
-  | "idle"
-  | "loading"
-  | "positioning"
-  | "revealing"
-  | "settled"
-  | "cancelled";
+import {
+  IDLE_NAVIGATION,
+  isNavigating,
+  isRevealing,
+  type NavigationState,
+  navigationReducer,
+  navigationWarning,
+} from "./navigationMachine.ts";
 
 /** The thread as the hook needs it. */
 export type CitationTargetThread = {
   /** True once the thread's first page is shown (the timeline is mounted). */
   ready: boolean;
+  /** True when the message is in a loaded range. */
+  isLoaded(messageId: string): boolean;
+  /** One `around=` request for the message. */
+  loadAround(messageId: string): Promise<{ status: "loaded" | "missing" | "failed" }>;
+  /** Starts a timeline session at the message (instant, remounts the list). */
+  showMessage(placement: { messageId: string; viewPosition: number }): void;
   messagesById: ReadonlyMap<string, Message>;
-  reachedStart: boolean;
-  olderCursor: string | null;
-  olderLoading: boolean;
-  olderErrored: boolean;
-  loadOlder(): Promise<void>;
 };
 
 /** Options of {@link useAssistantCitationTarget}. */
 export type UseAssistantCitationTargetOptions = {
   activation: AssistantCitationActivation | null;
-  threadId: string;
   thread: CitationTargetThread;
   timelineRef: RefObject<TimelineHandle | null>;
 };
 
-/** What the thread view passes on to the timeline and the source highlighter. */
+/** What the thread view passes on to the timeline, the highlighter and the status line. */
 export type AssistantCitationTarget = {
-  phase: CitationTargetPhase;
+  state: NavigationState;
   /** True while a target is being located or positioned (Timeline `positioning`). */
   positioning: boolean;
+  /** True once the highlighter should run. */
+  revealing: boolean;
+  /** True when the source was far: the highlighter scrolls to it instantly. */
+  instant: boolean;
   /** The cited row, kept mounted (Timeline `pinnedMessageIds`). */
   pinnedMessageIds: readonly string[] | undefined;
   /** The activation id (Timeline `dataVersion`). */
   dataVersion: string | undefined;
   /** A warning for `role="status"`, or null. */
   warning: string | null;
+  /** True when the warning comes with Retry (the history could not be loaded). */
+  canRetry: boolean;
+  retry(): void;
   /** Reported by the source highlighter once the text is revealed (or found wanting). */
   onSettled(warning: string | null): void;
   dismissWarning(): void;
-};
-
-type TargetState = {
-  activationId: string | null;
-  phase: CitationTargetPhase;
-  warning: string | null;
 };
 
 const NAVIGATION_KEYS = new Set([
@@ -84,108 +75,102 @@ const NAVIGATION_KEYS = new Set([
   "Escape",
 ]);
 
+/** Where a jumped-to source sits in the view (a third down, as a reader expects). */
+const SOURCE_VIEW_POSITION = 0.3;
+
+/** The source row, when it is mounted in the timeline. */
+function mountedRow(scroller: HTMLElement | null, messageId: string): HTMLElement | null {
+  return (
+    scroller?.querySelector<HTMLElement>(`[data-message-id="${CSS.escape(messageId)}"]`) ?? null
+  );
+}
+
+/** True when the row is within about one viewport of the visible part of the scroller. */
+function isNearView(row: HTMLElement, scroller: HTMLElement): boolean {
+  if (typeof row.getBoundingClientRect !== "function") return true;
+  const rect = row.getBoundingClientRect();
+  const box = scroller.getBoundingClientRect();
+  if (box.height === 0) return true;
+  return rect.bottom > box.top - box.height && rect.top < box.bottom + box.height;
+}
+
 const EMPTY_PINS: readonly string[] = [];
 
-/** Drives one citation activation from "load the history" to "row mounted, go reveal it". */
+/** Drives one citation activation from "find the source" to "row placed, go reveal it". */
 export function useAssistantCitationTarget({
   activation,
-  threadId,
   thread,
   timelineRef,
 }: UseAssistantCitationTargetOptions): AssistantCitationTarget {
+  const [state, dispatch] = useReducer(navigationReducer, IDLE_NAVIGATION);
   const activationId = activation?.activationId ?? null;
-  const [state, setState] = useState<TargetState>(() => ({
-    activationId,
-    phase: activation ? "loading" : "idle",
-    warning: null,
-  }));
-  // A new activation starts over (also reviving a link clicked again after dismissal).
-  let current = state;
-  if (state.activationId !== activationId) {
-    current = { activationId, phase: activation ? "loading" : "idle", warning: null };
-    setState(current);
-  }
-  const { phase } = current;
-  const paging = useRef({ activationId, pages: 0, cursors: new Set<string>() });
-  if (paging.current.activationId !== activationId) {
-    paging.current = { activationId, pages: 0, cursors: new Set() };
-  }
+  const messageId = activation?.citation.messageId ?? null;
+  const latest = useRef(thread);
+  latest.current = thread;
+  const instant = useRef(false);
 
-  const finish = useCallback(
-    (id: string | null, next: CitationTargetPhase, warning: string | null) => {
-      setState((s) => (s.activationId === id ? { ...s, phase: next, warning } : s));
-    },
-    [],
-  );
-
-  // Locate: page back until the message is loaded.
-  const { ready, messagesById, reachedStart, olderCursor, olderLoading, olderErrored, loadOlder } =
-    thread;
+  // A new activation starts over (also reviving a link clicked again after dismissal); an
+  // activation that left the location (Back) ends the navigation.
+  const { ready } = thread;
   useEffect(() => {
-    if (phase !== "loading" || !ready || !activation) return;
-    const { citation } = activation;
-    if (citation.threadId !== threadId) {
-      finish(activationId, "settled", CITATION_WARNINGS.missing);
-    } else if (messagesById.has(citation.messageId)) {
-      finish(activationId, "positioning", null);
-    } else if (olderLoading) {
-      // Wait for the page in flight.
-    } else if (reachedStart || olderCursor === null) {
-      finish(activationId, "settled", CITATION_WARNINGS.missing);
-    } else if (olderErrored) {
-      finish(activationId, "settled", CITATION_HISTORY_ERROR_WARNING);
-    } else if (
-      paging.current.pages >= CITATION_HISTORY_PAGE_LIMIT ||
-      paging.current.cursors.has(olderCursor)
-    ) {
-      finish(activationId, "settled", CITATION_HISTORY_LIMIT_WARNING);
-    } else {
-      paging.current.pages += 1;
-      paging.current.cursors.add(olderCursor);
-      void loadOlder();
+    if (activationId === null || messageId === null) {
+      dispatch({ type: "reset" });
+      return;
     }
-  }, [
-    phase,
-    ready,
-    activation,
-    activationId,
-    threadId,
-    messagesById,
-    reachedStart,
-    olderCursor,
-    olderLoading,
-    olderErrored,
-    loadOlder,
-    finish,
-  ]);
+    if (!ready) return;
+    instant.current = false;
+    dispatch({
+      type: "activate",
+      activationId,
+      messageId,
+      loaded: latest.current.isLoaded(messageId),
+    });
+  }, [activationId, messageId, ready]);
 
-  // Position: unfold and mount the row, then hand over to the source highlighter.
+  // Fetch: one window around the source.
+  const fetching = state.phase === "fetching" ? state : null;
   useEffect(() => {
-    if (phase !== "positioning" || !activation) return;
-    const timeline = timelineRef.current;
-    if (!timeline) return;
-    // The source message is loaded: a folded long message opens, so the cited words show.
-    unfoldMessage(activation.citation.messageId);
+    if (fetching === null) return;
     let cancelled = false;
-    const reduced =
-      typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
-    void timeline
-      .scrollToMessage(activation.citation.messageId, { animated: !reduced, viewPosition: 0.3 })
-      .then((ok) => {
-        if (cancelled) return;
-        if (ok) finish(activationId, "revealing", null);
-        else finish(activationId, "settled", CITATION_WARNINGS.missing);
-      });
+    void latest.current.loadAround(fetching.messageId).then((result) => {
+      if (!cancelled) {
+        dispatch({ type: "fetched", activationId: fetching.activationId, outcome: result.status });
+      }
+    });
     return () => {
       cancelled = true;
     };
-  }, [phase, activation, activationId, timelineRef, finish]);
+  }, [fetching]);
+
+  // Position: near rows are left to the highlighter's smooth scroll; far ones get a new
+  // timeline session placed at the source (instant, with its folded turn unfolded).
+  const positioning = state.phase === "positioning" ? state : null;
+  useEffect(() => {
+    if (positioning === null) return;
+    const scroller = timelineRef.current?.getScrollElement() ?? null;
+    const row = mountedRow(scroller, positioning.messageId);
+    const near =
+      !positioning.fetched && row !== null && scroller !== null && isNearView(row, scroller);
+    instant.current = !near;
+    // Step "unfold source if folded": a source hidden in a folded turn has no row, so it is
+    // never "near"; the new session's `placement` unfolds its turn before the list first renders
+    // (`turnsToUnfoldFor` in Timeline.tsx). Other folds (a long message's "Show more") unfold here.
+    unfoldMessage(positioning.messageId);
+    if (!near) {
+      latest.current.showMessage({
+        messageId: positioning.messageId,
+        viewPosition: SOURCE_VIEW_POSITION,
+      });
+    }
+    dispatch({ type: "positioned", activationId: positioning.activationId });
+  }, [positioning, timelineRef]);
 
   // The reader takes over: stop positioning.
-  const pending = phase === "loading" || phase === "positioning" || phase === "revealing";
+  const pending = isNavigating(state);
+  const pendingId = pending && state.phase !== "idle" ? state.activationId : null;
   useEffect(() => {
-    if (!pending) return;
-    const cancel = () => finish(activationId, "cancelled", null);
+    if (pendingId === null) return;
+    const cancel = () => dispatch({ type: "cancel", activationId: pendingId });
     const onKey = (event: KeyboardEvent) => {
       if (!NAVIGATION_KEYS.has(event.key)) return;
       const target = event.target;
@@ -209,32 +194,40 @@ export function useAssistantCitationTarget({
       window.removeEventListener("touchmove", cancel);
       window.removeEventListener("keydown", onKey);
     };
-  }, [pending, activationId, finish]);
+  }, [pendingId]);
 
+  const currentId = state.phase === "idle" ? null : state.activationId;
   const onSettled = useCallback(
-    (warning: string | null) => finish(activationId, "settled", warning),
-    [activationId, finish],
+    (warning: string | null) => {
+      if (currentId !== null) dispatch({ type: "revealed", activationId: currentId, warning });
+    },
+    [currentId],
   );
-  const dismissWarning = useCallback(() => {
-    setState((s) => (s.activationId === activationId ? { ...s, warning: null } : s));
-  }, [activationId]);
+  const retry = useCallback(() => {
+    if (currentId !== null) dispatch({ type: "retry", activationId: currentId });
+  }, [currentId]);
+  const dismissWarning = useCallback(() => dispatch({ type: "reset" }), []);
 
   const pinned = useRef<{ id: string | null; value: readonly string[] }>({
     id: null,
     value: EMPTY_PINS,
   });
-  const messageId = activation?.citation.messageId ?? null;
-  if (pinned.current.id !== messageId) {
-    pinned.current = { id: messageId, value: messageId === null ? EMPTY_PINS : [messageId] };
+  const targetId = state.phase === "idle" ? null : state.messageId;
+  if (pinned.current.id !== targetId) {
+    pinned.current = { id: targetId, value: targetId === null ? EMPTY_PINS : [targetId] };
   }
-  const showing = phase === "positioning" || phase === "revealing" || phase === "settled";
+  const showing = state.phase === "revealing" || state.phase === "settled";
 
   return {
-    phase,
+    state,
     positioning: pending,
-    pinnedMessageIds: activation && showing ? pinned.current.value : undefined,
-    dataVersion: activationId ?? undefined,
-    warning: current.warning,
+    revealing: isRevealing(state),
+    instant: instant.current,
+    pinnedMessageIds: showing ? pinned.current.value : undefined,
+    dataVersion: currentId ?? undefined,
+    warning: navigationWarning(state),
+    canRetry: state.phase === "failed",
+    retry,
     onSettled,
     dismissWarning,
   };

@@ -7,6 +7,7 @@ import {
 } from "../citations/AssistantCitationSource.tsx";
 import {
   AssistantCitationNavigationContext,
+  type AssistantCitationNavigator,
   readAssistantCitationActivation,
   useAssistantCitationNavigator,
 } from "../citations/assistantCitationNavigation.ts";
@@ -14,12 +15,20 @@ import {
   type AssistantTextSelectionCapture,
   resolveAssistantCitationRange,
 } from "../citations/assistantTextSelection.ts";
+import {
+  CitationHereContext,
+  citationScope,
+  OTHER_ENVIRONMENT_NOTICE,
+} from "../citations/citationScope.ts";
+import { JumpControls } from "../citations/JumpControls.tsx";
 import { useAssistantCitationTarget } from "../citations/useAssistantCitationTarget.ts";
 import { useAssistantSelectionToolbar } from "../citations/useAssistantSelectionToolbar.tsx";
+import { useCitationReturn } from "../citations/useCitationReturn.ts";
 import type { ComposerHandle } from "../composer/Composer.tsx";
 import { Timeline, type TimelineHandle } from "../timeline/Timeline.tsx";
 import { useIdleOnce } from "./useIdleOnce.ts";
 import { useThread } from "./useThread.ts";
+import { rangeOfMessage, useTimelineView } from "./useTimelineView.ts";
 
 // The composer (Lexical) loads as its own chunk so the timeline is not waiting on its code, and
 // never re-renders for timeline updates: its props are stable callbacks and ids.
@@ -81,7 +90,24 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
     },
     [],
   );
-  const navigateToCitation = useAssistantCitationNavigator();
+  // Chips citing another environment cannot be opened here: say so, and do nothing else.
+  const [chipNotice, setChipNotice] = useState<{ id: number; text: string } | null>(null);
+  const routeToCitation = useAssistantCitationNavigator({ threadId });
+  const here = useMemo(() => ({ environmentId, threadId }), [environmentId, threadId]);
+  const navigateToCitation = useCallback<AssistantCitationNavigator>(
+    (citation, origin) => {
+      if (citationScope(citation, here) === "other-environment") {
+        setChipNotice((current) => ({
+          id: (current?.id ?? 0) + 1,
+          text: OTHER_ENVIRONMENT_NOTICE,
+        }));
+        return;
+      }
+      setChipNotice(null);
+      routeToCitation(citation, origin);
+    },
+    [here, routeToCitation],
+  );
   const selectionToolbar = useAssistantSelectionToolbar({
     surfaceRef,
     environmentId,
@@ -89,49 +115,92 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
     onCite,
   });
 
+  const view = useTimelineView(state);
+  const detachedRef = useRef(view.detached);
+  detachedRef.current = view.detached;
+  const { showNewest, showMessage } = view;
+
   const onSend = useCallback(
     async (prompt: string) => {
       await send(prompt);
-      // The reader just wrote: show their message and the reply, even if they had scrolled up.
-      timelineRef.current?.scrollToEnd({ animated: false });
+      // The reader just wrote: show their message and the reply, even if they had scrolled up
+      // or were reading a detached window of older history.
+      if (detachedRef.current) showNewest();
+      else timelineRef.current?.scrollToEnd({ animated: false });
     },
-    [send],
+    [send, showNewest],
   );
 
   // Citation navigation: `#assistant-citation=` plus the activation id of this navigation.
+  // Each arrival at a citation location is a new visit (Forward after Back reveals it again).
   const activationKey = useLocation({ select: citationActivationKey });
+  const visits = useRef({ key: null as string | null, count: 0 });
+  if (visits.current.key !== activationKey) {
+    visits.current = { key: activationKey, count: visits.current.count + 1 };
+  }
+  const visit = visits.current.count;
   const activation = useMemo(() => {
     if (activationKey === null) return null;
     const [hash = "", activationId = ""] = activationKey.split("\u0000");
     const parsed = readAssistantCitationActivation({
       hash,
-      state: { citationActivation: activationId },
+      state: { citationActivation: `${activationId}#${visit}` },
     });
-    return parsed;
-  }, [activationKey]);
+    // A citation of another thread names this route only when opened as a link: not ours.
+    return parsed !== null && parsed.citation.threadId === threadId ? parsed : null;
+  }, [activationKey, visit, threadId]);
+
+  const { loadAround, loadEdge } = thread;
+  const stateRef = useRef(state);
+  stateRef.current = state;
+  const isLoaded = useCallback(
+    (messageId: string) => rangeOfMessage(stateRef.current, messageId) !== undefined,
+    [],
+  );
   const target = useAssistantCitationTarget({
     activation,
-    threadId,
     timelineRef,
     thread: {
       ready: load.status === "ready",
+      isLoaded,
+      loadAround,
+      showMessage,
       messagesById: state.messagesById,
-      reachedStart: state.reachedStart,
-      olderCursor: state.olderCursor,
-      olderLoading: thread.olderLoading,
-      olderErrored: thread.olderError !== null,
-      loadOlder: thread.loadOlder,
     },
   });
-  // While a citation is being positioned, the list's own "load older at the top" stays quiet:
-  // the target pages history itself, bounded.
+
+  const getScrollElement = useCallback(() => timelineRef.current?.getScrollElement() ?? null, []);
+  const announcement =
+    target.state.phase === "settled" && target.state.warning === null
+      ? "Showing the cited text."
+      : target.state.phase === "fetching"
+        ? "Loading the cited message…"
+        : null;
+
+  // Back (the browser's, or "Back to where you were") returns to the clicked chip.
+  const { canGoBack, goBack } = useCitationReturn({
+    threadId,
+    ready: load.status === "ready",
+    isLoaded,
+    loadAround,
+    showMessage,
+    getScrollElement,
+  });
+
+  // Edges of the range in view load as the reader scrolls; while a citation is being
+  // positioned they stay quiet, so the placed row does not move.
   const positioningRef = useRef(target.positioning);
   positioningRef.current = target.positioning;
-  const { loadOlder } = thread;
+  const viewRangeRef = useRef(view.range);
+  viewRangeRef.current = view.range;
   const onLoadOlder = useCallback(() => {
-    if (!positioningRef.current) void loadOlder();
-  }, [loadOlder]);
-  const getScrollElement = useCallback(() => timelineRef.current?.getScrollElement() ?? null, []);
+    const range = viewRangeRef.current;
+    if (!positioningRef.current && range) void loadEdge(range, "older");
+  }, [loadEdge]);
+  const onLoadNewer = useCallback(() => {
+    const range = viewRangeRef.current;
+    if (!positioningRef.current && range) void loadEdge(range, "newer");
+  }, [loadEdge]);
 
   const title = state.thread?.title ?? (load.status === "loading" ? "Loading…" : "Thread");
   useEffect(() => {
@@ -169,59 +238,92 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
         </div>
       ) : null}
 
+      {chipNotice !== null ? (
+        <AssistantCitationWarning
+          key={`chip:${chipNotice.id}`}
+          message={chipNotice.text}
+          onDismiss={() => setChipNotice(null)}
+        />
+      ) : null}
       {target.warning !== null ? (
         <AssistantCitationWarning
           key={`${target.dataVersion}:${target.warning}`}
           message={target.warning}
           onDismiss={target.dismissWarning}
+          {...(target.canRetry ? { onRetry: target.retry } : {})}
         />
       ) : null}
-      {activation !== null && (target.phase === "revealing" || target.phase === "settled") ? (
+      {/*
+        Polite announcement of a jump's result. The live region is always there (so screen
+        readers announce what appears in it); its role="status" line exists only while there is
+        something to say, so no empty status lingers beside the warnings.
+      */}
+      <div className="visually-hidden" aria-live="polite" data-citation-announcement>
+        {announcement === null ? null : <p role="status">{announcement}</p>}
+      </div>
+      {activation !== null && target.revealing ? (
         <AssistantCitationSource
           key={activation.activationId}
           citation={activation.citation}
           activationId={activation.activationId}
           getScrollElement={getScrollElement}
           onSettled={target.onSettled}
+          instant={target.instant}
         />
       ) : null}
-      <AssistantCitationNavigationContext.Provider value={navigateToCitation}>
-        <div className="thread-view__body" ref={surfaceRef}>
-          {load.status === "error" ? (
-            <div className="thread-view__center">
-              <div className="notice notice--error" role="alert">
-                {load.error.status === 404
-                  ? "This thread does not exist."
-                  : "Could not load this thread."}{" "}
-                {load.error.message}
-                <button type="button" className="button" onClick={thread.retryLoad}>
-                  Retry
-                </button>
+      <CitationHereContext.Provider value={here}>
+        <AssistantCitationNavigationContext.Provider value={navigateToCitation}>
+          <div className="thread-view__body" ref={surfaceRef}>
+            {load.status === "error" ? (
+              <div className="thread-view__center">
+                <div className="notice notice--error" role="alert">
+                  {load.error.status === 404
+                    ? "This thread does not exist."
+                    : "Could not load this thread."}{" "}
+                  {load.error.message}
+                  <button type="button" className="button" onClick={thread.retryLoad}>
+                    Retry
+                  </button>
+                </div>
               </div>
-            </div>
-          ) : load.status === "loading" ? (
-            <div className="thread-view__center" role="status">
-              Loading thread…
-            </div>
-          ) : (
-            <Timeline
-              ref={timelineRef}
-              order={state.order}
-              messagesById={state.messagesById}
-              turnsById={state.turnsById}
-              activeTurnId={state.activeTurnId}
-              reachedStart={state.reachedStart}
-              olderLoading={thread.olderLoading}
-              olderError={thread.olderError}
-              onLoadOlder={onLoadOlder}
-              onLoad={onTimelineLoad}
-              positioning={target.positioning}
-              {...(target.pinnedMessageIds ? { pinnedMessageIds: target.pinnedMessageIds } : {})}
-              {...(target.dataVersion !== undefined ? { dataVersion: target.dataVersion } : {})}
-            />
-          )}
-        </div>
-      </AssistantCitationNavigationContext.Provider>
+            ) : load.status === "loading" ? (
+              <div className="thread-view__center" role="status">
+                Loading thread…
+              </div>
+            ) : (
+              <Timeline
+                key={view.session.id}
+                ref={timelineRef}
+                order={view.range?.ids ?? EMPTY_ORDER}
+                messagesById={state.messagesById}
+                turnsById={state.turnsById}
+                activeTurnId={state.activeTurnId}
+                reachedStart={!(view.range?.hasOlder ?? false)}
+                olderLoading={thread.edges.older.loading}
+                olderError={thread.edges.older.error}
+                onLoadOlder={onLoadOlder}
+                reachedEnd={!(view.range?.hasNewer ?? false)}
+                newerLoading={thread.edges.newer.loading}
+                newerError={thread.edges.newer.error}
+                onLoadNewer={onLoadNewer}
+                placement={view.session.placement}
+                onLoad={onTimelineLoad}
+                positioning={target.positioning}
+                {...(target.pinnedMessageIds ? { pinnedMessageIds: target.pinnedMessageIds } : {})}
+                {...(target.dataVersion !== undefined ? { dataVersion: target.dataVersion } : {})}
+              />
+            )}
+            {load.status === "ready" ? (
+              <JumpControls
+                canGoBack={canGoBack}
+                detached={view.detached}
+                onBack={goBack}
+                onJumpToLatest={showNewest}
+              />
+            ) : null}
+          </div>
+        </AssistantCitationNavigationContext.Provider>
+      </CitationHereContext.Provider>
 
       <div className="thread-view__composer">
         {/* Mounted after the first messages (see composerReady), so it never delays them. */}
@@ -249,6 +351,8 @@ function citationActivationKey(location: { hash: string; state: unknown }): stri
   const activation = readAssistantCitationActivation(location);
   return activation === null ? null : `${location.hash}\u0000${activation.activationId}`;
 }
+
+const EMPTY_ORDER: readonly string[] = [];
 
 /** Finds a citation's text again in its (re-rendered) message body, or null. */
 function repairCitationRange(citation: AssistantCitation): Range | null {

@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   createThreadState,
+  newestRange,
   orderedMessages,
   type ThreadAction,
   type ThreadState,
@@ -73,16 +74,20 @@ describe("threadReducer", () => {
       page: page([message(3), message(4)], "c2"),
       position: "newest",
     });
-    expect(state.olderCursor).toBe("c2");
-    expect(state.reachedStart).toBe(false);
+    expect(newestRange(state)).toMatchObject({
+      olderCursor: "c2",
+      hasOlder: true,
+      hasNewer: false,
+    });
     state = threadReducer(state, {
       type: "page.loaded",
       page: page([message(1), message(2)], null),
       position: "older",
+      cursor: "c2",
     });
     expect(state.order).toEqual(["m1", "m2", "m3", "m4"]);
-    expect(state.reachedStart).toBe(true);
-    expect(state.olderCursor).toBeNull();
+    expect(state.ranges).toHaveLength(1);
+    expect(newestRange(state)).toMatchObject({ olderCursor: null, hasOlder: false });
   });
 
   it("ignores duplicate messages and replayed events", () => {
@@ -164,7 +169,7 @@ describe("threadReducer", () => {
     const state = run(loaded(), [
       event(11, { type: "message.created", message: message(5) }),
       event(12, { type: "message.created", message: message(3) }),
-      { type: "page.loaded", page: page([message(4), message(1)], null), position: "window" },
+      { type: "page.loaded", page: page([message(4), message(1)], null), position: "around" },
     ]);
     expect(state.order).toEqual(["m1", "m3", "m4", "m5"]);
   });
@@ -212,7 +217,12 @@ describe("threadReducer", () => {
   it("does not let an older page rewind a turn known from the stream", () => {
     const state = run(loaded(), [
       event(11, { type: "turn.updated", turn: turn("turn1", "completed") }),
-      { type: "page.loaded", page: page([], null, [turn("turn1", "running")]), position: "older" },
+      {
+        type: "page.loaded",
+        page: page([], null, [turn("turn1", "running")]),
+        position: "older",
+        cursor: "c",
+      },
     ]);
     expect(state.turnsById.get("turn1")?.status).toBe("completed");
     expect(state.activeTurnId).toBeNull();
@@ -231,7 +241,7 @@ describe("threadReducer", () => {
     const all = [1, 2, 3, 4, 5, 6, 7, 8].map((seq) => message(seq));
     const actions: ThreadAction[] = [
       { type: "page.loaded", page: page(all.slice(4), "c"), position: "newest" },
-      { type: "page.loaded", page: page(all.slice(0, 4), null), position: "older" },
+      { type: "page.loaded", page: page(all.slice(0, 4), null), position: "older", cursor: "c" },
       event(11, { type: "message.created", message: all[6]! }),
       event(12, { type: "message.completed", message: all[7]! }),
     ];

@@ -1,6 +1,7 @@
 /**
- * The normalized, framework-free state of one open thread: messages by id ordered by `seq`,
- * turns by id, the pending user-input request and paging cursors. `threadReducer` is pure and
+ * The normalized, framework-free state of one open thread: messages by id, the loaded ranges of
+ * history (`threadWindows.ts`: the newest one plus any detached window around an old message),
+ * turns by id and the pending user-input request. `threadReducer` is pure and
  * idempotent: replaying a page or an event (after a reconnect, or because a page fetched after
  * `lastEventId` already contains its effect) never duplicates or rewinds anything.
  */
@@ -14,20 +15,25 @@ import type {
   Turn,
   UserInputRequest,
 } from "@app/protocol";
+import {
+  allRangeIds,
+  type HistoryRange,
+  insertLiveMessage,
+  insertSegment,
+  type SegmentJoin,
+} from "./threadWindows.ts";
 
 /** State of one thread view. `order` only changes identity when the set or order of ids changes. */
 export type ThreadState = {
   thread: Thread | null;
   messagesById: ReadonlyMap<string, Message>;
-  /** Message ids sorted by ascending `seq`. */
+  /** Every loaded message id by ascending `seq` (all ranges, concatenated). */
   order: readonly string[];
+  /** Disjoint loaded ranges by ascending `seq`; the last one is the newest. */
+  ranges: readonly HistoryRange[];
   turnsById: ReadonlyMap<string, Turn>;
   activeTurnId: string | null;
   pendingUserInput: UserInputRequest | null;
-  /** Cursor for the page just older than the oldest loaded message; null at the start of the thread. */
-  olderCursor: string | null;
-  /** True once a page told us there is nothing older (`nextCursor: null`). */
-  reachedStart: boolean;
   /** Highest SSE event id applied; the event stream resumes after it. */
   lastEventId: number;
   /**
@@ -40,8 +46,16 @@ export type ThreadState = {
 /** Everything that can change a {@link ThreadState}. */
 export type ThreadAction =
   | { type: "detail.loaded"; detail: ThreadDetail }
-  /** `position: "newest"` replaces paging state; "older" prepends a `before=` page; "window" merges an around/after page. */
-  | { type: "page.loaded"; page: MessagePage; position: "newest" | "older" | "window" }
+  /**
+   * A page of history. "newest": the newest page; "older": a `before=<cursor>` page; "newer": an
+   * `after=<cursor>` page (`cursor` is the one requested); "around": an `around=` window.
+   */
+  | {
+      type: "page.loaded";
+      page: MessagePage;
+      position: "newest" | "around";
+    }
+  | { type: "page.loaded"; page: MessagePage; position: "older" | "newer"; cursor: string }
   | { type: "event"; eventId: number | null; event: ServerEvent }
   | { type: "turn.sent"; response: SendTurnResponse }
   | { type: "userInput.answered"; requestId: string };
@@ -52,11 +66,10 @@ export function createThreadState(): ThreadState {
     thread: null,
     messagesById: new Map(),
     order: [],
+    ranges: [],
     turnsById: new Map(),
     activeTurnId: null,
     pendingUserInput: null,
-    olderCursor: null,
-    reachedStart: false,
     lastEventId: 0,
     staleMessageIds: new Set(),
   };
@@ -77,14 +90,9 @@ export function threadReducer(state: ThreadState, action: ThreadAction): ThreadS
       return next;
     }
     case "page.loaded": {
-      const { page, position } = action;
-      let next = mergeMessages(state, page.messages);
-      for (const turn of page.turns) next = applyTurn(next, turn, { onlyIfUnknown: true });
-      if (position === "newest") {
-        next = { ...next, olderCursor: page.nextCursor, reachedStart: page.nextCursor === null };
-      } else if (position === "older") {
-        next = { ...next, olderCursor: page.nextCursor, reachedStart: page.nextCursor === null };
-      }
+      let next = mergeMessages(state, action.page.messages, { live: false });
+      next = addPageRange(next, action);
+      for (const turn of action.page.turns) next = applyTurn(next, turn, { onlyIfUnknown: true });
       return next;
     }
     case "event": {
@@ -94,7 +102,7 @@ export function threadReducer(state: ThreadState, action: ThreadAction): ThreadS
       return { ...next, lastEventId: action.eventId };
     }
     case "turn.sent": {
-      const next = mergeMessages(state, [action.response.message]);
+      const next = mergeMessages(state, [action.response.message], { live: true });
       return applyTurn(next, action.response.turn);
     }
     case "userInput.answered":
@@ -107,7 +115,7 @@ function applyEvent(state: ThreadState, event: ServerEvent): ThreadState {
   switch (event.type) {
     case "message.created":
     case "message.completed":
-      return mergeMessages(state, [event.message]);
+      return mergeMessages(state, [event.message], { live: true });
     case "message.delta":
       return applyDelta(state, event.messageId, event.offset, event.delta);
     case "turn.updated":
@@ -163,7 +171,15 @@ function preferMessage(current: Message, incoming: Message): Message {
   return incoming;
 }
 
-function mergeMessages(state: ThreadState, incoming: readonly Message[]): ThreadState {
+/**
+ * Stores incoming versions of messages. `live` messages (events, the sent prompt) that are new
+ * also join the newest range; a page's messages join the ranges through {@link addPageRange}.
+ */
+function mergeMessages(
+  state: ThreadState,
+  incoming: readonly Message[],
+  { live }: { live: boolean },
+): ThreadState {
   if (incoming.length === 0) return state;
   let messagesById: Map<string, Message> | null = null;
   let stale: Set<string> | null = null;
@@ -182,44 +198,64 @@ function mergeMessages(state: ThreadState, incoming: readonly Message[]): Thread
     }
   }
   if (messagesById === null) return state;
-  const order = added.length === 0 ? state.order : insertOrdered(state.order, added, messagesById);
-  return {
+  let next: ThreadState = {
     ...state,
     messagesById,
-    order,
     ...(stale === null ? {} : { staleMessageIds: stale }),
   };
+  if (live && added.length > 0) {
+    const byId = messagesById;
+    const seqOf = (id: string) => byId.get(id)?.seq ?? 0;
+    let ranges = state.ranges;
+    for (const message of [...added].sort((a, b) => a.seq - b.seq)) {
+      ranges = insertLiveMessage(ranges, message.id, message.seq, seqOf);
+    }
+    next = withRanges(next, ranges);
+  }
+  return next;
+}
+
+/** Adds a page's messages (already stored) to the ranges, as one contiguous segment. */
+function addPageRange(
+  state: ThreadState,
+  action: Extract<ThreadAction, { type: "page.loaded" }>,
+): ThreadState {
+  const { page } = action;
+  const byId = state.messagesById;
+  // Pages come oldest first; sorting costs nothing then and keeps a shuffled one correct.
+  const ids = [...page.messages]
+    .filter((message) => message.threadId === (state.thread?.id ?? message.threadId))
+    .sort((a, b) => a.seq - b.seq)
+    .map((message) => message.id);
+  const segment: HistoryRange = {
+    ids,
+    hasOlder: page.nextCursor !== null,
+    olderCursor: page.nextCursor,
+    // A newest page reaches the end; a `before=` page says nothing about newer messages.
+    hasNewer:
+      action.position === "newest"
+        ? false
+        : action.position === "older" || page.newerCursor !== null,
+    newerCursor: page.newerCursor,
+  };
+  const join: SegmentJoin =
+    action.position === "older" || action.position === "newer"
+      ? { side: action.position, cursor: action.cursor }
+      : null;
+  const seqOf = (id: string) => byId.get(id)?.seq ?? 0;
+  return withRanges(state, insertSegment(state.ranges, segment, join, seqOf));
+}
+
+/** Sets new ranges; `order` changes identity only when the loaded ids do. */
+function withRanges(state: ThreadState, ranges: readonly HistoryRange[]): ThreadState {
+  if (ranges === state.ranges) return state;
+  const order = allRangeIds(ranges);
+  const same = order.length === state.order.length && order.every((id, i) => id === state.order[i]);
+  return { ...state, ranges, order: same ? state.order : order };
 }
 
 function sameMessage(a: Message, b: Message): boolean {
   return a.text === b.text && a.status === b.status && a.kind === b.kind && a.seq === b.seq;
-}
-
-/** Inserts new ids by seq; the common cases (append newest, prepend an older page) stay linear. */
-function insertOrdered(
-  order: readonly string[],
-  added: readonly Message[],
-  byId: ReadonlyMap<string, Message>,
-): string[] {
-  const seqOf = (id: string) => byId.get(id)?.seq ?? 0;
-  const sortedAdded = [...added].sort((a, b) => a.seq - b.seq).map((m) => m.id);
-  const result: string[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < order.length && j < sortedAdded.length) {
-    const existing = order[i]!;
-    const fresh = sortedAdded[j]!;
-    if (seqOf(fresh) < seqOf(existing)) {
-      result.push(fresh);
-      j++;
-    } else {
-      result.push(existing);
-      i++;
-    }
-  }
-  while (i < order.length) result.push(order[i++]!);
-  while (j < sortedAdded.length) result.push(sortedAdded[j++]!);
-  return result;
 }
 
 function applyTurn(
@@ -255,4 +291,9 @@ export function orderedMessages(state: ThreadState): Message[] {
     if (message) result.push(message);
   }
   return result;
+}
+
+/** The newest loaded range (the one live messages extend), if any. */
+export function newestRange(state: ThreadState): HistoryRange | undefined {
+  return state.ranges[state.ranges.length - 1];
 }

@@ -1,6 +1,7 @@
 /**
  * React adapter over {@link threadReducer}: loads a thread (detail, then the newest page),
- * follows its event stream, pages in older history and sends turns. Mount it keyed by thread
+ * follows its event stream, extends a range of history at either edge, fetches one window
+ * around a cited message, and sends turns. Mount it keyed by thread
  * id so a different thread starts from a fresh state.
  */
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
@@ -9,7 +10,6 @@ import {
   answerUserInput,
   getMessages,
   getThread,
-  type MessagePageQuery,
   NEWEST_PAGE_PREFETCH_LIMIT,
   sendTurn,
   takeThreadPrefetch,
@@ -21,9 +21,13 @@ import {
   upsertThreadInList,
 } from "../threads/threadList.ts";
 import { createThreadState, type ThreadState, threadReducer } from "./threadStore.ts";
+import type { HistoryRange } from "./threadWindows.ts";
 
 /** Messages per page: enough to fill a tall screen, small enough to open a long thread fast. */
 export const PAGE_SIZE = NEWEST_PAGE_PREFETCH_LIMIT;
+
+const IDLE_EDGE: EdgeLoad = { loading: false, error: null };
+const IDLE_EDGES: Record<RangeEdge, EdgeLoad> = { older: IDLE_EDGE, newer: IDLE_EDGE };
 
 /** Load state of the initial fetch. */
 export type ThreadLoad =
@@ -31,19 +35,37 @@ export type ThreadLoad =
   | { status: "ready" }
   | { status: "error"; error: ApiError };
 
+/** Which edge of a range a page extends. */
+export type RangeEdge = "older" | "newer";
+
+/** Loading state of one edge of the range in view. */
+export type EdgeLoad = { loading: boolean; error: ApiError | null };
+
+/** What an `around=` request found. */
+export type AroundOutcome =
+  | { status: "loaded" }
+  /** The server answered that the message is not in this thread. */
+  | { status: "missing" }
+  /** The request failed (network, server error): the history could not be loaded. */
+  | { status: "failed"; error: ApiError };
+
 /** Everything the thread view needs. Callbacks are stable for the life of the hook. */
 export type UseThreadResult = {
   state: ThreadState;
   load: ThreadLoad;
   connection: EventStreamStatus;
-  olderLoading: boolean;
-  olderError: ApiError | null;
+  /** Edge pages in flight or failed, per edge (for the range in view). */
+  edges: Readonly<Record<RangeEdge, EdgeLoad>>;
   /** Refetches after a failed initial load. */
   retryLoad(): void;
-  /** Fetches the page just older than what is loaded; no-op while loading or at the start. */
-  loadOlder(): Promise<void>;
-  /** Fetches a window of messages (e.g. around a cited message) and merges it. */
-  loadWindow(query: MessagePageQuery): Promise<void>;
+  /**
+   * Fetches the page just past one edge of `range` (`before=`/`after=` its cursor, or a window
+   * around its edge message when the cursor is unknown); no-op while that edge is loading or
+   * when the range already reaches the start (end) of the thread.
+   */
+  loadEdge(range: HistoryRange, edge: RangeEdge): Promise<void>;
+  /** Fetches one window around a message (a cited source) and merges it. */
+  loadAround(messageId: string): Promise<AroundOutcome>;
   /** Sends a prompt; rejects with ApiError so the composer can keep the draft. */
   send(prompt: string): Promise<void>;
   /** Answers a pending user-input request; rejects with ApiError. */
@@ -64,15 +86,14 @@ export function useThread(threadId: string): UseThreadResult {
   const [state, dispatch] = useReducer(threadReducer, undefined, createThreadState);
   const [load, setLoad] = useState<ThreadLoad>({ status: "loading" });
   const [connection, setConnection] = useState<EventStreamStatus>("connecting");
-  const [olderLoading, setOlderLoading] = useState(false);
-  const [olderError, setOlderError] = useState<ApiError | null>(null);
+  const [edges, setEdges] = useState<Record<RangeEdge, EdgeLoad>>(IDLE_EDGES);
   const [loadAttempt, setLoadAttempt] = useState(0);
   const [streamFrom, setStreamFrom] = useState<number | null>(null);
 
   // Callbacks read the latest state through a ref so they can stay referentially stable.
   const stateRef = useRef(state);
   stateRef.current = state;
-  const olderInFlight = useRef(false);
+  const edgeInFlight = useRef<Record<RangeEdge, boolean>>({ older: false, newer: false });
 
   // Initial load: detail first (its lastEventId is the resume point), then the newest page.
   // `loadAttempt` is read so that Retry (which bumps it) reruns this effect.
@@ -114,7 +135,7 @@ export function useThread(threadId: string): UseThreadResult {
       onReconnected: () => {
         // Cheap resync of anything the stream could not replay (e.g. a restarted server).
         getMessages(threadId, { limit: PAGE_SIZE })
-          .then((page) => dispatch({ type: "page.loaded", page, position: "window" }))
+          .then((page) => dispatch({ type: "page.loaded", page, position: "newest" }))
           .catch(() => {});
       },
     });
@@ -127,7 +148,7 @@ export function useThread(threadId: string): UseThreadResult {
     const controller = new AbortController();
     for (const id of staleKey.split(",")) {
       getMessages(threadId, { around: id, limit: 1 }, controller.signal)
-        .then((page) => dispatch({ type: "page.loaded", page, position: "window" }))
+        .then((page) => dispatch({ type: "page.loaded", page, position: "around" }))
         .catch(() => {});
     }
     return () => controller.abort();
@@ -135,27 +156,51 @@ export function useThread(threadId: string): UseThreadResult {
 
   const retryLoad = useCallback(() => setLoadAttempt((n) => n + 1), []);
 
-  const loadOlder = useCallback(async () => {
-    const current = stateRef.current;
-    if (olderInFlight.current || current.reachedStart || current.olderCursor === null) return;
-    olderInFlight.current = true;
-    setOlderLoading(true);
-    setOlderError(null);
-    try {
-      const page = await getMessages(threadId, { before: current.olderCursor, limit: PAGE_SIZE });
-      dispatch({ type: "page.loaded", page, position: "older" });
-    } catch (error) {
-      setOlderError(asApiError(error));
-    } finally {
-      olderInFlight.current = false;
-      setOlderLoading(false);
-    }
-  }, [threadId]);
+  const loadEdge = useCallback(
+    async (range: HistoryRange, edge: RangeEdge) => {
+      const more = edge === "older" ? range.hasOlder : range.hasNewer;
+      if (edgeInFlight.current[edge] || !more || range.ids.length === 0) return;
+      edgeInFlight.current[edge] = true;
+      setEdges((current) => ({ ...current, [edge]: { loading: true, error: null } }));
+      try {
+        const cursor = edge === "older" ? range.olderCursor : range.newerCursor;
+        if (cursor === null) {
+          // A range started by live messages knows no cursor yet: a window around its edge does.
+          const edgeId = edge === "older" ? range.ids[0]! : range.ids[range.ids.length - 1]!;
+          const page = await getMessages(threadId, { around: edgeId, limit: PAGE_SIZE });
+          dispatch({ type: "page.loaded", page, position: "around" });
+        } else {
+          const query = edge === "older" ? { before: cursor } : { after: cursor };
+          const page = await getMessages(threadId, { ...query, limit: PAGE_SIZE });
+          dispatch({ type: "page.loaded", page, position: edge, cursor });
+        }
+        setEdges((current) => ({ ...current, [edge]: IDLE_EDGE }));
+      } catch (error) {
+        setEdges((current) => ({
+          ...current,
+          [edge]: { loading: false, error: asApiError(error) },
+        }));
+      } finally {
+        edgeInFlight.current[edge] = false;
+      }
+    },
+    [threadId],
+  );
 
-  const loadWindow = useCallback(
-    async (query: MessagePageQuery) => {
-      const page = await getMessages(threadId, query);
-      dispatch({ type: "page.loaded", page, position: "window" });
+  const loadAround = useCallback(
+    async (messageId: string): Promise<AroundOutcome> => {
+      try {
+        const page = await getMessages(threadId, { around: messageId, limit: PAGE_SIZE });
+        dispatch({ type: "page.loaded", page, position: "around" });
+        return { status: "loaded" };
+      } catch (error) {
+        const apiError = asApiError(error);
+        // Only the server's own answer that the message is not here means it is gone.
+        if (apiError.status === 404 && apiError.code === "message_not_found") {
+          return { status: "missing" };
+        }
+        return { status: "failed", error: apiError };
+      }
     },
     [threadId],
   );
@@ -188,11 +233,10 @@ export function useThread(threadId: string): UseThreadResult {
     state,
     load,
     connection,
-    olderLoading,
-    olderError,
+    edges,
     retryLoad,
-    loadOlder,
-    loadWindow,
+    loadEdge,
+    loadAround,
     send,
     answer,
   };

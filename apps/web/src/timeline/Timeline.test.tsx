@@ -124,6 +124,44 @@ describe("Timeline", () => {
     await expect(ref.current!.scrollToMessage("nope")).resolves.toBe(false);
   });
 
+  it("opens placed at a folded message with its turn unfolded (a jump's new session)", async () => {
+    const { container } = render(
+      <div style={{ height: 20000 }}>
+        <Timeline
+          order={messages.map((m) => m.id)}
+          messagesById={new Map(messages.map((m) => [m.id, m]))}
+          turnsById={new Map()}
+          activeTurnId={null}
+          reachedStart
+          olderLoading={false}
+          olderError={null}
+          onLoadOlder={() => {}}
+          placement={{ messageId: "g2", viewPosition: 0.3 }}
+        />
+      </div>,
+    );
+    await waitFor(() => {
+      if (!container.querySelector('[data-message-id="g2"]')) throw new Error("not yet");
+    });
+    // The source's turn is unfolded (its toggle offers to hide the updates again).
+    expect(
+      container.querySelector('[data-row-kind="fold"][data-turn-id="b"] button'),
+    ).toHaveAttribute("aria-expanded", "true");
+  });
+
+  it("labels message articles by speaker", async () => {
+    renderTimeline();
+    await screen.findAllByRole("article");
+    // Sorted: recycled row containers are not in row order in the DOM.
+    const names = (name: string) =>
+      screen
+        .getAllByRole("article", { name })
+        .map((el) => el.getAttribute("data-message-id"))
+        .sort();
+    expect(names("Assistant")).toEqual(["ans1", "ans2"]);
+    expect(names("You")).toEqual(["p1", "p2"]);
+  });
+
   it("puts the Markdown source of whole selected blocks on the clipboard", async () => {
     const { container } = renderTimeline();
     const prompt = await waitFor(() => {

@@ -29,7 +29,13 @@ import {
   TimelineActionsContext,
   TimelineRowView,
 } from "./TimelineRowView.tsx";
-import { buildTimelineRows, foldedTurnOf, rowSizeClass, type TimelineRow } from "./timelineRows.ts";
+import {
+  buildTimelineRows,
+  foldedTurnOf,
+  rowSizeClass,
+  type TimelineRow,
+  type TimelineRowsInput,
+} from "./timelineRows.ts";
 
 /** Imperative API for callers that need to bring a message into view (citation navigation). */
 export type TimelineHandle = {
@@ -60,6 +66,19 @@ export type TimelineProps = {
   olderLoading: boolean;
   olderError: ApiError | null;
   onLoadOlder(): void;
+  /**
+   * True when the newest message of the thread is in `order` (the newest range is shown); false
+   * for a detached window of older history, whose bottom edge loads newer pages.
+   */
+  reachedEnd?: boolean;
+  newerLoading?: boolean;
+  newerError?: ApiError | null;
+  onLoadNewer?: () => void;
+  /**
+   * Where the list opens (read once, at mount): a message placed at `viewPosition` of the view
+   * (0 top, 1 bottom), its folded turn unfolded first. Without it the list opens at the end.
+   */
+  placement?: { messageId: string; viewPosition: number } | null;
   /** Called once the list has laid out and positioned its first rows. */
   onLoad?: () => void;
   /**
@@ -119,6 +138,50 @@ function OlderHeader({
   return <div className="timeline-edge" />;
 }
 
+function NewerFooter({
+  reachedEnd,
+  loading,
+  error,
+  onRetry,
+}: {
+  reachedEnd: boolean;
+  loading: boolean;
+  error: ApiError | null;
+  onRetry(): void;
+}) {
+  if (reachedEnd) return null;
+  if (error) {
+    return (
+      <div className="timeline-edge" role="alert">
+        Could not load newer messages: {error.message}{" "}
+        <button type="button" className="link-button" onClick={onRetry}>
+          Retry
+        </button>
+      </div>
+    );
+  }
+  // Always the same height, loading or not, so rows above do not move when it changes.
+  return (
+    <div className="timeline-edge" {...(loading ? { role: "status" } : {})}>
+      {loading ? "Loading newer messages…" : ""}
+    </div>
+  );
+}
+
+/**
+ * The "unfold source if folded" step of a jump: the turns to unfold so that `messageId` has a
+ * row of its own (its progress-update fold opened), computed before the list first renders.
+ */
+function turnsToUnfoldFor(
+  messageId: string | undefined,
+  input: Omit<TimelineRowsInput, "expandedTurns">,
+): ReadonlySet<string> {
+  if (messageId === undefined) return new Set();
+  const rows = buildTimelineRows({ ...input, expandedTurns: new Set() });
+  const turnId = foldedTurnOf(messageId, rows, input.messagesById);
+  return turnId === null ? new Set() : new Set([turnId]);
+}
+
 /**
  * The virtualized message timeline. Opens at the newest message, follows new and streaming
  * messages while the reader is at the end, pages in older history at the top while keeping the
@@ -134,6 +197,11 @@ export const Timeline = memo(function Timeline({
   olderLoading,
   olderError,
   onLoadOlder,
+  reachedEnd = true,
+  newerLoading = false,
+  newerError = null,
+  onLoadNewer,
+  placement = null,
   onLoad,
   positioning = false,
   pinnedMessageIds,
@@ -169,7 +237,9 @@ export const Timeline = memo(function Timeline({
     const root = wrapperRef.current;
     return root === null ? undefined : revealFoldedTextOnReach(root);
   }, []);
-  const [expandedTurns, setExpandedTurns] = useState<ReadonlySet<string>>(() => new Set());
+  const [expandedTurns, setExpandedTurns] = useState<ReadonlySet<string>>(() =>
+    turnsToUnfoldFor(placement?.messageId, { order, messagesById, turnsById, activeTurnId }),
+  );
   // While a fold toggles, do not let "stick to the end" move the toggle out from under the pointer.
   const [holdPosition, setHoldPosition] = useState(false);
 
@@ -195,6 +265,16 @@ export const Timeline = memo(function Timeline({
     }
     if (texts.length > 0) warmMarkdownCache(texts);
   }, [order, messagesById]);
+
+  // Where the list opens, fixed at mount (a later placement comes with a new list: its key).
+  const initialScroll = useRef<{ index: number; viewPosition: number } | null | undefined>(
+    undefined,
+  );
+  if (initialScroll.current === undefined) {
+    const index = placement ? rows.findIndex((row) => row.key === placement.messageId) : -1;
+    initialScroll.current =
+      placement && index >= 0 ? { index, viewPosition: placement.viewPosition } : null;
+  }
 
   const latest = useRef({ rows, messagesById });
   latest.current = { rows, messagesById };
@@ -281,6 +361,10 @@ export const Timeline = memo(function Timeline({
   const onStartReached = useCallback(() => {
     if (!reachedStart) onLoadOlder();
   }, [reachedStart, onLoadOlder]);
+  const onEndReached = useCallback(() => {
+    if (!reachedEnd) onLoadNewer?.();
+  }, [reachedEnd, onLoadNewer]);
+  const retryNewer = useCallback(() => onLoadNewer?.(), [onLoadNewer]);
 
   const onCopy = useCallback((event: ClipboardEvent<HTMLElement>) => {
     const root = wrapperRef.current;
@@ -293,7 +377,8 @@ export const Timeline = memo(function Timeline({
     event.clipboardData.setData("text/plain", markdown);
   }, []);
 
-  const follow = !positioning && !holdPosition && !foldHold;
+  // Follow new messages only while the newest range is shown.
+  const follow = !positioning && !holdPosition && !foldHold && reachedEnd;
   const alwaysRender = useMemo(
     () =>
       pinnedMessageIds && pinnedMessageIds.length > 0 ? { keys: [...pinnedMessageIds] } : undefined,
@@ -331,7 +416,9 @@ export const Timeline = memo(function Timeline({
           estimatedItemSize={300}
           drawDistance={600}
           recycleItems
-          initialScrollAtEnd={!positioning}
+          {...(initialScroll.current
+            ? { initialScrollIndex: initialScroll.current }
+            : { initialScrollAtEnd: !positioning })}
           alignItemsAtEnd
           maintainScrollAtEnd={follow ? { animated: false } : false}
           maintainScrollAtEndThreshold={0.1}
@@ -339,9 +426,23 @@ export const Timeline = memo(function Timeline({
             positioning || foldHold ? false : { data: true, size: true }
           }
           onStartReached={onStartReached}
+          onEndReached={onEndReached}
+          onEndReachedThreshold={0.6}
           {...(onLoad ? { onLoad } : {})}
           onStartReachedThreshold={0.6}
           ListHeaderComponent={header}
+          {...(reachedEnd
+            ? {}
+            : {
+                ListFooterComponent: (
+                  <NewerFooter
+                    reachedEnd={reachedEnd}
+                    loading={newerLoading}
+                    error={newerError}
+                    onRetry={retryNewer}
+                  />
+                ),
+              })}
           ListEmptyComponent={
             <div className="timeline-empty">No messages yet. Ask anything to get started.</div>
           }

@@ -14,6 +14,14 @@ export type TimelineActions = {
 /** Context carrying {@link TimelineActions}. */
 export const TimelineActionsContext = createContext<TimelineActions>({ toggleTurn: () => {} });
 
+/** The accessible name of a message article: who speaks, first ("Assistant…" / "You…"). */
+export function speakerLabel(message: Pick<Message, "role" | "kind">): string {
+  if (message.role === "user") return "You";
+  if (message.kind === "progress") return "Assistant, progress update";
+  if (message.kind === "error") return "Assistant, error";
+  return "Assistant";
+}
+
 const MessageView = memo(function MessageView({
   message,
   folded,
@@ -41,6 +49,9 @@ const MessageView = memo(function MessageView({
       data-turn-id={message.turnId}
       data-status={message.status}
       data-long-message={long ? (clipped ? "folded" : "unfolded") : undefined}
+      aria-label={speakerLabel(message)}
+      // Focusable by script only: a jump moves focus to the source message.
+      tabIndex={-1}
       aria-busy={streaming || undefined}
     >
       {message.kind === "error" ? (

@@ -1,0 +1,41 @@
+/**
+ * The way back and forward after a jump, as Slack and Discord offer it: **Back to where you
+ * were** (after a chip click; it is the browser's Back, so both return to the clicked chip) and
+ * **Jump to latest** (while a detached window of older history is shown; one step back to the
+ * newest messages). Floats over the bottom of the timeline.
+ */
+import { memo } from "react";
+
+/** Props of {@link JumpControls}. */
+export type JumpControlsProps = {
+  /** Show "Back to where you were". */
+  canGoBack: boolean;
+  /** Show "Jump to latest". */
+  detached: boolean;
+  onBack(): void;
+  onJumpToLatest(): void;
+};
+
+/** The floating jump buttons; renders nothing when neither applies. */
+export const JumpControls = memo(function JumpControls({
+  canGoBack,
+  detached,
+  onBack,
+  onJumpToLatest,
+}: JumpControlsProps) {
+  if (!canGoBack && !detached) return null;
+  return (
+    <div className="jump-controls">
+      {canGoBack ? (
+        <button type="button" className="jump-controls__button" onClick={onBack}>
+          <span aria-hidden="true">↩ </span>Back to where you were
+        </button>
+      ) : null}
+      {detached ? (
+        <button type="button" className="jump-controls__button" onClick={onJumpToLatest}>
+          Jump to latest<span aria-hidden="true"> ↓</span>
+        </button>
+      ) : null}
+    </div>
+  );
+});
