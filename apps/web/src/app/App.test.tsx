@@ -199,9 +199,12 @@ describe("app", () => {
     localStorage.setItem("composer:draft:v1:home", "Plan the launch");
     const user = userEvent.setup({ pointerEventsCheck: 0 });
     const router = renderApp("/");
-    await screen.findByText("Plan the launch");
+    // The composer is its own lazily loaded chunk: slow to arrive on a busy machine.
+    await screen.findByText("Plan the launch", {}, { timeout: 10_000 });
     await user.click(screen.getByRole("button", { name: "Send" }));
-    await waitFor(() => expect(router.state.location.pathname).toBe("/env/t2"));
+    await waitFor(() => expect(router.state.location.pathname).toBe("/env/t2"), {
+      timeout: 10_000,
+    });
     expect(requests.filter((r) => r.startsWith("POST"))).toEqual([
       "POST /api/threads",
       "POST /api/threads/t2/turns",
@@ -220,13 +223,18 @@ describe("app", () => {
     const user = userEvent.setup({ pointerEventsCheck: 0 });
     const router = renderApp("/");
     const box = await screen.findByRole("textbox", { name: "Message" });
-    await screen.findByText("Plan the launch");
+    // The composer is its own lazily loaded chunk: slow to arrive on a busy machine.
+    await screen.findByText("Plan the launch", {}, { timeout: 10_000 });
     await user.click(screen.getByRole("button", { name: "Send" }));
-    expect(await screen.findByRole("alert")).toHaveTextContent("Disk is full");
+    expect(await screen.findByRole("alert", {}, { timeout: 10_000 })).toHaveTextContent(
+      "Disk is full",
+    );
     expect(router.state.location.pathname).toBe("/");
     expect(box).toHaveTextContent("Plan the launch");
     await user.click(screen.getByRole("button", { name: "Send" }));
-    await waitFor(() => expect(router.state.location.pathname).toBe("/env/t2"));
+    await waitFor(() => expect(router.state.location.pathname).toBe("/env/t2"), {
+      timeout: 10_000,
+    });
     expect(requests.filter((r) => r.startsWith("POST"))).toEqual([
       "POST /api/threads",
       "POST /api/threads/t2/turns",

@@ -47,6 +47,9 @@ function type(editor: LexicalEditor, text: string): void {
   });
 }
 
+/** The count follows an edit in idle time; generous on a busy machine. */
+const WAIT = { timeout: 5_000 };
+
 const send = () => screen.getByRole("button", { name: "Send" });
 
 describe("the live length count", () => {
@@ -72,14 +75,14 @@ describe("the live length count", () => {
   it('counts from 90% of the limit: "118,432 / 120,000", Send still enabled', async () => {
     const { editor } = setup();
     setPrompt(editor, "x".repeat(118_432));
-    expect(await screen.findByText("118,432 / 120,000")).toBeInTheDocument();
+    expect(await screen.findByText("118,432 / 120,000", {}, WAIT)).toBeInTheDocument();
     expect(send()).toBeEnabled();
   });
 
   it('over the limit: "N over", Send disabled with the reason beside it, the draft stays editable', async () => {
     const { editor, onSend } = setup();
     setPrompt(editor, "x".repeat(121_234));
-    expect(await screen.findByText("1,234 over")).toBeInTheDocument();
+    expect(await screen.findByText("1,234 over", {}, WAIT)).toBeInTheDocument();
     expect(send()).toBeDisabled();
     const reason = screen.getByText("Too long to send: the limit is 120,000 characters.");
     expect(send()).toHaveAttribute("aria-describedby", reason.id);
@@ -89,9 +92,9 @@ describe("the live length count", () => {
 
     // Still editable: typing updates the count, and deleting back under the limit enables Send.
     type(editor, "ab");
-    expect(await screen.findByText("1,236 over")).toBeInTheDocument();
+    expect(await screen.findByText("1,236 over", {}, WAIT)).toBeInTheDocument();
     setPrompt(editor, "x".repeat(119_999));
-    expect(await screen.findByText("119,999 / 120,000")).toBeInTheDocument();
+    expect(await screen.findByText("119,999 / 120,000", {}, WAIT)).toBeInTheDocument();
     expect(send()).toBeEnabled();
     fireEvent.click(send());
     expect(onSend).toHaveBeenCalledWith("x".repeat(119_999));
@@ -100,7 +103,7 @@ describe("the live length count", () => {
   it("Enter on an over-limit draft still explains itself and sends nothing", async () => {
     const { editor, onSend } = setup();
     setPrompt(editor, "x".repeat(120_011));
-    expect(await screen.findByText("11 over")).toBeInTheDocument();
+    expect(await screen.findByText("11 over", {}, WAIT)).toBeInTheDocument();
     act(() => {
       fireEvent.keyDown(screen.getByRole("textbox", { name: "Message" }), {
         key: "Enter",
@@ -124,7 +127,7 @@ describe("the live length count", () => {
       },
     });
     setPrompt(editor, "y".repeat(120_010));
-    expect(await screen.findByText("10 over")).toBeInTheDocument();
+    expect(await screen.findByText("10 over", {}, WAIT)).toBeInTheDocument();
     expect(send()).toBeEnabled();
   });
 });
