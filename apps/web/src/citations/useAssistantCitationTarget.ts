@@ -7,7 +7,6 @@
  * a folded turn first), so the reader never watches history scroll past. User navigation
  * (wheel, touch, navigation keys) or Escape cancels a navigation that has not revealed yet.
  */
-import type { Message } from "@app/protocol";
 import { type RefObject, useCallback, useEffect, useReducer, useRef } from "react";
 import { unfoldMessage } from "../timeline/messageFold.ts";
 import type { TimelineHandle } from "../timeline/Timeline.tsx";
@@ -31,7 +30,6 @@ export type CitationTargetThread = {
   loadAround(messageId: string): Promise<{ status: "loaded" | "missing" | "failed" }>;
   /** Starts a timeline session at the message (instant, remounts the list). */
   showMessage(placement: { messageId: string; viewPosition: number }): void;
-  messagesById: ReadonlyMap<string, Message>;
 };
 
 /** Options of {@link useAssistantCitationTarget}. */

@@ -165,7 +165,6 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
       isLoaded,
       loadAround,
       showMessage,
-      messagesById: state.messagesById,
     },
   });
 
