@@ -43,7 +43,6 @@ describe("useAssistantCitationTarget and long messages", () => {
         // By the time the timeline is asked to show the source, its words are not clipped.
         unfoldedWhenShown.push(isMessageUnfolded("long-answer"));
       }),
-      messagesById: new Map(),
     };
     expect(isMessageUnfolded("long-answer")).toBe(false);
     const hook = renderHook(() =>
