@@ -24,6 +24,7 @@ const server: RunningServer = await startServer({
   adapter: new RecordingAdapter(),
   webDist: dataDir,
   workspaceDir: dataDir,
+  logLevel: "silent",
 });
 
 afterAll(async () => {

@@ -15,6 +15,12 @@ describe("loadConfig", () => {
       authToken: null,
       webDist: join(REPO_ROOT, "apps/web/dist"),
       workspaceDir: REPO_ROOT,
+      allowedHosts: [],
+      providerIdleTimeoutMs: 60_000,
+      providerTurnTimeoutMs: 600_000,
+      maxReplyChars: 1_000_000,
+      sseMaxConnections: 1000,
+      logLevel: "info",
     });
   });
 

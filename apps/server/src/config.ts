@@ -5,6 +5,7 @@
 import { isIP } from "node:net";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { LOG_LEVELS, type LogLevel } from "./logger.ts";
 
 /** Repository root (this file lives in apps/server/src). */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -21,6 +22,18 @@ export interface ServerConfig {
   webDist: string;
   /** Root listed by `GET /api/files` for the composer's `@` typeahead. */
   workspaceDir: string;
+  /** ALLOWED_HOSTS: extra Host names (`name` or `name:port`, lower case) besides the bound one. */
+  allowedHosts: string[];
+  /** PROVIDER_IDLE_TIMEOUT_MS: a turn whose provider sends nothing this long fails. */
+  providerIdleTimeoutMs: number;
+  /** PROVIDER_TURN_TIMEOUT_MS: a turn running longer than this fails. */
+  providerTurnTimeoutMs: number;
+  /** MAX_REPLY_CHARS: characters one turn's reply may hold. */
+  maxReplyChars: number;
+  /** SSE_MAX_CONNECTIONS: open event streams before new ones get 429. */
+  sseMaxConnections: number;
+  /** LOG_LEVEL: `debug`, `info` (default), `warn`, `error` or `silent`. */
+  logLevel: LogLevel;
 }
 
 /** Thrown for a configuration the server must refuse to start with. */
@@ -60,7 +73,32 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     authToken,
     webDist: resolve(env.WEB_DIST?.trim() || resolve(REPO_ROOT, "apps/web/dist")),
     workspaceDir: resolve(env.WORKSPACE_DIR?.trim() || REPO_ROOT),
+    allowedHosts: (env.ALLOWED_HOSTS ?? "")
+      .split(",")
+      .map((name) => name.trim().toLowerCase())
+      .filter((name) => name !== ""),
+    providerIdleTimeoutMs: positiveInteger(env, "PROVIDER_IDLE_TIMEOUT_MS", 60_000),
+    providerTurnTimeoutMs: positiveInteger(env, "PROVIDER_TURN_TIMEOUT_MS", 600_000),
+    maxReplyChars: positiveInteger(env, "MAX_REPLY_CHARS", 1_000_000),
+    sseMaxConnections: positiveInteger(env, "SSE_MAX_CONNECTIONS", 1000),
+    logLevel: logLevel(env.LOG_LEVEL),
   };
+}
+
+function logLevel(value: string | undefined): LogLevel {
+  const text = value?.trim().toLowerCase() || "info";
+  if ((LOG_LEVELS as readonly string[]).includes(text)) return text as LogLevel;
+  throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")} (got "${value}").`);
+}
+
+/** A positive integer setting, or its default when unset or blank; else {@link ConfigError}. */
+function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const text = env[name]?.trim();
+  if (text === undefined || text === "") return fallback;
+  if (!/^\d{1,15}$/.test(text) || Number(text) < 1) {
+    throw new ConfigError(`${name} must be a positive integer (got "${env[name]}").`);
+  }
+  return Number(text);
 }
 
 /**

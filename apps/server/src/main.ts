@@ -13,8 +13,9 @@ import { ThreadService } from "./domain/threadService.ts";
 import { WorkspaceFileIndex } from "./domain/workspaceFiles.ts";
 import { createApp } from "./http/app.ts";
 import { SseConnections } from "./http/sse.ts";
+import { createLogger, type Logger } from "./logger.ts";
 import type { ProviderAdapter } from "./providers/types.ts";
-import { openDatabase } from "./storage/db.ts";
+import { openDatabase, type SqliteDatabase } from "./storage/db.ts";
 import { ChatRepository } from "./storage/repository.ts";
 
 /** Options of {@link startServer}; anything omitted comes from `loadConfig(env)`. */
@@ -25,6 +26,19 @@ export interface StartServerOptions extends Partial<ServerConfig> {
   adapter?: ProviderAdapter;
   /** SSE keep-alive interval in ms (default 15,000). */
   heartbeatMs?: number;
+  /** Opens the database file (default {@link openDatabase}); tests wrap it to inject faults. */
+  openDatabase?: (file: string) => SqliteDatabase;
+  /** How often final writes that hit a storage fault are retried (default 2,000 ms). */
+  storageRetryMs?: number;
+  /** Text queued for one slow SSE client before it is dropped (default 4 MiB characters). */
+  sseMaxQueuedChars?: number;
+  /** Where log lines go (default: the console at LOG_LEVEL). */
+  logger?: Logger;
+}
+
+/** The server cannot start for a reason a person must fix (port taken, data dir unusable). */
+export class StartupError extends Error {
+  override readonly name = "StartupError";
 }
 
 /** A running server. */
@@ -48,10 +62,20 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   // The overrides can change host or token: the loopback rule applies to the merged result.
   requireTokenOffLoopback(config.host, config.authToken);
   const adapter = options.adapter ?? (await defaultAdapter(env));
-  const db = openDatabase(join(config.dataDir, "chat.sqlite"));
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const db = openDataDir(config.dataDir, options.openDatabase ?? openDatabase);
   const repo = new ChatRepository(db);
   const events = new ThreadEventLog(repo);
-  const provider = new ProviderService({ repo, events, adapter });
+  const provider = new ProviderService({
+    repo,
+    events,
+    adapter,
+    logger,
+    idleTimeoutMs: config.providerIdleTimeoutMs,
+    turnTimeoutMs: config.providerTurnTimeoutMs,
+    maxReplyChars: config.maxReplyChars,
+    ...(options.storageRetryMs === undefined ? {} : { storageRetryMs: options.storageRetryMs }),
+  });
   const threads = new ThreadService(repo);
   const connections = new SseConnections();
   const app = createApp({
@@ -62,16 +86,31 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     connections,
     authToken: config.authToken,
     webDist: config.webDist,
+    hosts: { boundHost: config.host, port: () => listeningPort, allowedHosts: config.allowedHosts },
+    maxEventStreams: config.sseMaxConnections,
+    logger,
+    ...(options.sseMaxQueuedChars === undefined
+      ? {}
+      : { maxQueuedEventChars: options.sseMaxQueuedChars }),
     ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
   });
 
-  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () =>
-      resolve(s),
-    );
-    s.once("error", reject);
-  });
+  let listeningPort = config.port;
+  let server: ReturnType<typeof serve>;
+  try {
+    server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+      const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () =>
+        resolve(s),
+      );
+      s.once("error", reject);
+    });
+  } catch (error) {
+    await provider.close();
+    db.close();
+    throw listenError(error, config);
+  }
   const { port } = server.address() as AddressInfo;
+  listeningPort = port;
   const host = config.host.includes(":") ? `[${config.host}]` : config.host;
 
   let closing: Promise<void> | null = null;
@@ -101,9 +140,57 @@ async function defaultAdapter(env: NodeJS.ProcessEnv): Promise<ProviderAdapter> 
   return createProviderFromEnv(env);
 }
 
+/** Opens DATA_DIR/chat.sqlite, turning an unusable directory into a {@link StartupError}. */
+function openDataDir(dataDir: string, open: (file: string) => SqliteDatabase): SqliteDatabase {
+  try {
+    return open(join(dataDir, "chat.sqlite"));
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? "";
+    if (/^(EACCES|EPERM|EROFS|ENOSPC|ENOTDIR|EEXIST|SQLITE_)/.test(code)) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new StartupError(
+        `Cannot open the database in DATA_DIR=${dataDir} (${code}: ${reason}). ` +
+          "Make the directory writable with free space, or set DATA_DIR to another directory.",
+        { cause: error },
+      );
+    }
+    throw error;
+  }
+}
+
+function listenError(error: unknown, config: ServerConfig): unknown {
+  const code = (error as { code?: string }).code;
+  if (code === "EADDRINUSE") {
+    return new StartupError(
+      `Port ${config.port} on ${config.host} is already in use. Stop the other server or set PORT to a free port.`,
+      { cause: error },
+    );
+  }
+  if (code === "EADDRNOTAVAIL" || code === "EACCES") {
+    return new StartupError(
+      `Cannot listen on ${config.host}:${config.port} (${code}). Check HOST and PORT.`,
+      { cause: error },
+    );
+  }
+  return error;
+}
+
 function stripUndefined(options: StartServerOptions): Partial<ServerConfig> {
   const config: Partial<ServerConfig> = {};
-  const keys = ["port", "host", "dataDir", "authToken", "webDist", "workspaceDir"] as const;
+  const keys = [
+    "port",
+    "host",
+    "dataDir",
+    "authToken",
+    "webDist",
+    "workspaceDir",
+    "allowedHosts",
+    "providerIdleTimeoutMs",
+    "providerTurnTimeoutMs",
+    "maxReplyChars",
+    "sseMaxConnections",
+    "logLevel",
+  ] as const;
   for (const key of keys) {
     if (options[key] !== undefined) Object.assign(config, { [key]: options[key] });
   }
@@ -121,6 +208,10 @@ async function main(): Promise<void> {
       (error instanceof Error && error.name === "ProviderConfigError")
     ) {
       console.error(`Configuration error: ${error.message}`);
+      process.exit(1);
+    }
+    if (error instanceof StartupError) {
+      console.error(`Cannot start: ${error.message}`);
       process.exit(1);
     }
     throw error;

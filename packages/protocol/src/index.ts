@@ -4,8 +4,55 @@
  */
 import { z } from "zod";
 
+/**
+ * Every error code the API answers with. The HTTP status of each is chosen at the server's HTTP
+ * edge (`apps/server/src/http/errorStatus.ts`); the domain only names the code.
+ */
+export const ErrorCodeSchema = z.enum([
+  "invalid_json",
+  "invalid_request",
+  "invalid_cursor",
+  "invalid_text",
+  "empty_input",
+  "input_too_long",
+  "unauthorized",
+  "bad_origin",
+  "bad_host",
+  "thread_not_found",
+  "message_not_found",
+  "turn_not_found",
+  "user_input_request_not_found",
+  "not_found",
+  "turn_not_running",
+  "user_input_request_resolved",
+  "payload_too_large",
+  "unsupported_media_type",
+  "too_many_event_streams",
+  "internal_error",
+  "shutting_down",
+  "storage_unavailable",
+]);
+export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
+
+/**
+ * Codes of a failed turn (`turn.error.code`): the provider failed, went silent, ran too long,
+ * wrote too much, storage failed, or the server stopped (`cancelled`: shutdown before or while
+ * it ran; `interrupted`: found unfinished after a crash).
+ */
+export const TurnErrorCodeSchema = z.enum([
+  "provider_error",
+  "provider_idle_timeout",
+  "provider_turn_timeout",
+  "reply_too_long",
+  "storage_unavailable",
+  "cancelled",
+  "interrupted",
+]);
+export type TurnErrorCode = z.infer<typeof TurnErrorCodeSchema>;
+
 export const ErrorBodySchema = z.object({
   error: z.object({
+    // A plain string for clients: an older client must still read a code it does not know.
     code: z.string(),
     message: z.string(),
     details: z.record(z.string(), z.unknown()).optional(),
@@ -35,7 +82,14 @@ export const ThreadSchema = z.object({
 });
 export type Thread = z.infer<typeof ThreadSchema>;
 
-export const TurnStatusSchema = z.enum(["running", "waiting_for_input", "completed", "failed"]);
+/** `cancelled`: stopped by the user (`POST .../turns/:turnId/cancel`); its partial reply is kept. */
+export const TurnStatusSchema = z.enum([
+  "running",
+  "waiting_for_input",
+  "completed",
+  "failed",
+  "cancelled",
+]);
 export type TurnStatus = z.infer<typeof TurnStatusSchema>;
 
 export const TurnSchema = z.object({
@@ -77,6 +131,7 @@ export const UserInputQuestionSchema = z.object({
   prompt: z.string(),
   options: z.array(z.string()).optional(),
 });
+export type UserInputQuestion = z.infer<typeof UserInputQuestionSchema>;
 export const UserInputRequestSchema = z.object({
   id: z.string(),
   threadId: z.string(),
@@ -126,6 +181,10 @@ export const UserInputAnswerBodySchema = z
   .strict();
 export type UserInputAnswerBody = z.infer<typeof UserInputAnswerBodySchema>;
 
+/** `POST /api/threads/:threadId/turns/:turnId/cancel` (body `{}`) */
+export const CancelTurnResponseSchema = z.object({ turn: TurnSchema });
+export type CancelTurnResponse = z.infer<typeof CancelTurnResponseSchema>;
+
 /** `GET /api/threads/:threadId/turns/:turnId/provider-input`: exactly what the model saw. */
 export const ProviderInputSchema = z.object({
   turnId: z.string(),
@@ -140,7 +199,11 @@ export const FileListSchema = z.object({ files: z.array(z.string()) });
  * Server-sent events on `GET /api/threads/:threadId/events`. Each has an `id:` (a per-thread
  * increasing integer) so a reconnecting client resumes with `Last-Event-ID` and sees every
  * event after it exactly once. `message.delta` carries `offset` (the length of the text before
- * this chunk) so a client can drop a chunk it already applied.
+ * this chunk) so a client can drop a chunk it already applied, or the part of it it has.
+ * Live chunks of a streaming message arrive at once and WITHOUT an `id:` (they are stored every
+ * ~100 ms); when the stored row covering them commits, the stream sends a bare `id:` line that
+ * moves the client's Last-Event-ID without dispatching an event. A client therefore applies
+ * `message.delta` by offset, never drops one for repeating the previous event's id.
  */
 export const ServerEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("message.created"), message: MessageSchema }),

@@ -1,21 +1,17 @@
 /**
- * Errors the domain raises for a request it refuses. The HTTP layer turns them into
- * `{ error: { code, message, details? } }` with `status`.
+ * Errors the domain raises for a request it refuses. They name an {@link ErrorCode} only; the
+ * HTTP layer (`http/errorStatus.ts`) chooses the status and writes
+ * `{ error: { code, message, details? } }`.
  */
+import type { ErrorCode } from "@app/protocol";
+
 export class DomainError extends Error {
   override readonly name = "DomainError";
-  readonly code: string;
-  readonly status: 400 | 401 | 404 | 409 | 413 | 503;
+  readonly code: ErrorCode;
   readonly details: Record<string, unknown> | undefined;
 
-  constructor(
-    status: DomainError["status"],
-    code: string,
-    message: string,
-    details?: Record<string, unknown>,
-  ) {
+  constructor(code: ErrorCode, message: string, details?: Record<string, unknown>) {
     super(message);
-    this.status = status;
     this.code = code;
     this.details = details;
   }
@@ -23,5 +19,5 @@ export class DomainError extends Error {
 
 /** The thread id does not exist. */
 export function threadNotFound(threadId: string): DomainError {
-  return new DomainError(404, "thread_not_found", `Thread "${threadId}" does not exist.`);
+  return new DomainError("thread_not_found", `Thread "${threadId}" does not exist.`);
 }

@@ -9,12 +9,26 @@
  * full text, so a client resuming from before or in the middle of the deltas still ends with the
  * whole message, and the log stays small. Listeners are notified only after the transaction
  * commits; replay-then-subscribe happens in one synchronous step, so nothing can slip between them.
+ *
+ * Streaming text is the one exception to "stored first": {@link ThreadEventLog.broadcast} hands a
+ * chunk to listeners at once, without an id, so readers see every delta immediately while the
+ * database is written only every ~100 ms (one delta row per flush). The SSE layer sends each
+ * character once per client and moves the client's `Last-Event-ID` forward when the stored
+ * row covering those characters commits.
  */
 import type { ServerEvent } from "@app/protocol";
 import type { ChatRepository, StoredEvent } from "../storage/repository.ts";
 
-/** Receives events of one thread in id order. */
-export type EventListener = (event: StoredEvent) => void;
+/** An event as listeners get it: stored ones have an id, broadcast deltas have `id: null`. */
+export interface LiveEvent {
+  id: number | null;
+  event: ServerEvent;
+  /** `JSON.stringify(event)`, computed once for every listener. */
+  data: string;
+}
+
+/** Receives events of one thread in order. */
+export type EventListener = (event: LiveEvent) => void;
 
 /**
  * A subscription. Events with ids in (afterId, replayUntil] are stored and read with
@@ -29,7 +43,7 @@ export interface EventSubscription {
 export class ThreadEventLog {
   readonly #repo: ChatRepository;
   readonly #listeners = new Map<string, Set<EventListener>>();
-  #pending: { threadId: string; stored: StoredEvent }[] = [];
+  #pending: { threadId: string; live: LiveEvent }[] = [];
   #depth = 0;
 
   constructor(repo: ChatRepository) {
@@ -60,9 +74,21 @@ export class ThreadEventLog {
   /** Persists `event` (inside {@link atomically}) and returns its id. */
   publish(threadId: string, event: ServerEvent): number {
     if (this.#depth === 0) throw new Error("ThreadEventLog.publish must run inside atomically().");
-    const id = this.#repo.appendEvent(threadId, event);
-    this.#pending.push({ threadId, stored: { id, event } });
+    // Serialized once, for the stored row and for every listener.
+    const data = JSON.stringify(event);
+    const id = this.#repo.appendEvent(threadId, event, data);
+    this.#pending.push({ threadId, live: { id, event, data } });
     return id;
+  }
+
+  /**
+   * Hands a not yet stored `message.delta` to the thread's listeners at once (no id). The
+   * caller stores the same text later with {@link publish}, which then carries the id.
+   */
+  broadcast(threadId: string, event: ServerEvent & { type: "message.delta" }): void {
+    const set = this.#listeners.get(threadId);
+    if (!set) return;
+    this.#notify(set, { id: null, event, data: JSON.stringify(event) });
   }
 
   /**
@@ -102,15 +128,18 @@ export class ThreadEventLog {
   #flush(): void {
     const pending = this.#pending;
     this.#pending = [];
-    for (const { threadId, stored } of pending) {
+    for (const { threadId, live } of pending) {
       const set = this.#listeners.get(threadId);
-      if (!set) continue;
-      for (const listener of [...set]) {
-        try {
-          listener(stored);
-        } catch {
-          // A failing listener (closed socket) must not break the writer or other listeners.
-        }
+      if (set) this.#notify(set, live);
+    }
+  }
+
+  #notify(set: Set<EventListener>, live: LiveEvent): void {
+    for (const listener of [...set]) {
+      try {
+        listener(live);
+      } catch {
+        // A failing listener (closed socket) must not break the writer or other listeners.
       }
     }
   }

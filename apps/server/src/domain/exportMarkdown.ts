@@ -13,21 +13,29 @@ const HEADINGS: Record<Message["kind"], string> = {
   error: "Error",
 };
 
-/** Title heading, a short provenance line, then one `##` section per message. */
+/** The document's start: title heading and a short provenance line. */
+export function renderExportHeader(thread: Thread): string {
+  return (
+    `# ${escapeHeading(thread.title)}\n\n` +
+    `_Exported ${thread.messageCount} message${thread.messageCount === 1 ? "" : "s"} · created ${thread.createdAt}_\n`
+  );
+}
+
+/** One `##` section per message, preceded by the blank line that separates sections. */
+export function renderExportMessage(message: Message): string {
+  const heading =
+    message.status === "error" && message.kind !== "error"
+      ? `${HEADINGS[message.kind]} (interrupted)`
+      : HEADINGS[message.kind];
+  const body = renderAssistantCitationsAsText(message.text).trim();
+  return `\n## ${heading}\n\n${body === "" ? "_(empty)_" : body}\n`;
+}
+
+/** The whole document as one string (small threads and tests; the HTTP route streams it). */
 export function renderThreadMarkdown(thread: Thread, messages: Iterable<Message>): string {
-  const parts: string[] = [
-    `# ${escapeHeading(thread.title)}`,
-    `_Exported ${thread.messageCount} message${thread.messageCount === 1 ? "" : "s"} · created ${thread.createdAt}_`,
-  ];
-  for (const message of messages) {
-    const heading =
-      message.status === "error" && message.kind !== "error"
-        ? `${HEADINGS[message.kind]} (interrupted)`
-        : HEADINGS[message.kind];
-    const body = renderAssistantCitationsAsText(message.text).trim();
-    parts.push(`## ${heading}\n\n${body === "" ? "_(empty)_" : body}`);
-  }
-  return `${parts.join("\n\n")}\n`;
+  let text = renderExportHeader(thread);
+  for (const message of messages) text += renderExportMessage(message);
+  return text;
 }
 
 /** A title is one line of plain text; keep Markdown/HTML in it from changing the heading. */

@@ -1,7 +1,7 @@
 /**
  * ProviderService: the one path from a user's prompt to a model provider.
  *
- * Rules it enforces (spec "Provider input and titles", DESIGN.md section 5):
+ * Rules it enforces (spec "Provider input and titles", DESIGN.md sections 5 and 7):
  * - the stored user message is the input exactly as sent, citation links intact;
  * - `expandAssistantCitationsForProvider` runs once per turn, before any adapter sees the input,
  *   so adapters only ever see markers plus one `<assistant_citations>` block;
@@ -9,27 +9,48 @@
  *   limit; over it, nothing is stored and no adapter is called;
  * - user-input answers reach the adapter raw: no expansion, no limit;
  * - turns of one thread run one at a time, in the order they were sent;
- * - an adapter failure becomes a failed turn plus a visible error message.
+ * - a turn ends `completed`, `cancelled` (Stop; its partial reply is kept) or `failed` with a
+ *   visible error: the adapter failed, went silent (PROVIDER_IDLE_TIMEOUT_MS), ran too long
+ *   (PROVIDER_TURN_TIMEOUT_MS), wrote too much (MAX_REPLY_CHARS) or storage failed;
+ * - a stopped turn never waits for its adapter: the next queued turn starts at once;
+ * - storage faults never end the process: a final state that cannot be written waits in
+ *   {@link StorageRetry} until it can.
  */
 import { randomUUID } from "node:crypto";
-import {
-  expandAssistantCitationsForProvider,
-  PROVIDER_INPUT_MAX_CHARS,
-  validateProviderInput,
-} from "@app/citations";
-import type { SendTurnResponse, Turn } from "@app/protocol";
+import { expandAssistantCitationsForProvider, PROVIDER_INPUT_MAX_CHARS } from "@app/citations";
+import type { SendTurnResponse, Turn, TurnErrorCode, TurnStatus } from "@app/protocol";
 import { UserInputQuestionSchema } from "@app/protocol";
 import { z } from "zod";
+import { type Logger, silentLogger } from "../logger.ts";
 import type {
   ProviderAdapter,
-  ProviderMessageWriter,
+  ProviderHistoryEntry,
   ProviderTurnContext,
   UserInputQuestion,
 } from "../providers/types.ts";
-import type { ChatRepository } from "../storage/repository.ts";
-import { deriveBranchName, deriveThreadTitle } from "../titles.ts";
+import type { ChatRepository, HistoryBudget, HistoryTurn } from "../storage/repository.ts";
+import { isStorageFault } from "../storage/storageErrors.ts";
+import { deriveThreadNames } from "../titles.ts";
 import { DomainError, threadNotFound } from "./errors.ts";
 import type { ThreadEventLog } from "./events.ts";
+import { StorageRetry } from "./storageRetry.ts";
+import { TurnDeadlines } from "./turnDeadlines.ts";
+import { TurnStop } from "./turnStop.ts";
+import { TurnWriter } from "./turnWriter.ts";
+
+/** Defaults of the limits (DESIGN.md section 7; env vars of the same names in config.ts). */
+export const DEFAULT_PROVIDER_IDLE_TIMEOUT_MS = 60_000;
+export const DEFAULT_PROVIDER_TURN_TIMEOUT_MS = 600_000;
+export const DEFAULT_MAX_REPLY_CHARS = 1_000_000;
+/**
+ * History policy: the newest earlier turns, whole, at most 50 of them and at most 480,000
+ * characters (4 x the input limit) of inputs plus answers together.
+ */
+export const DEFAULT_HISTORY_BUDGET: HistoryBudget = {
+  maxTurns: 50,
+  maxChars: 4 * PROVIDER_INPUT_MAX_CHARS,
+};
+const STORAGE_RETRY_MS = 2_000;
 
 /** Construction options of {@link ProviderService}. */
 export interface ProviderServiceOptions {
@@ -38,8 +59,18 @@ export interface ProviderServiceOptions {
   adapter: ProviderAdapter;
   /** Clock for stored timestamps (ISO-8601). */
   now?: () => string;
-  /** How many earlier turns an adapter receives as history (bounds work on very long threads). */
-  historyTurns?: number;
+  /** Which earlier turns an adapter receives as history (default {@link DEFAULT_HISTORY_BUDGET}). */
+  history?: HistoryBudget;
+  /** A turn whose provider sends nothing for this long fails (default 60,000 ms). */
+  idleTimeoutMs?: number;
+  /** A turn running longer than this fails (default 600,000 ms; time waiting for the user excluded). */
+  turnTimeoutMs?: number;
+  /** Characters one turn's reply may hold (default 1,000,000). */
+  maxReplyChars?: number;
+  /** How often writes that hit a storage fault are tried again (default 2,000 ms). */
+  storageRetryMs?: number;
+  /** Where failed turns are logged (default: silent). */
+  logger?: Logger;
 }
 
 /** Result of answering a pending user-input request. */
@@ -48,9 +79,18 @@ export interface UserInputAnswerResult {
   turn: Turn;
 }
 
-type TurnError = { code: string; message: string };
-/** Per-turn state shared by the context's writers; flushers store text not yet written. */
-type TurnState = { finished: boolean; flushers: Set<() => void> };
+/** How a turn ended. */
+type TurnOutcome = {
+  status: Extract<TurnStatus, "completed" | "failed" | "cancelled">;
+  error: { code: TurnErrorCode; message: string } | null;
+};
+/** A turn that is running in this process. */
+type RunningTurn = {
+  threadId: string;
+  stop(reason: TurnStop): void;
+  /** Resolves once the turn's end is handled (recorded, or waiting for storage). */
+  settled: Promise<void>;
+};
 type Waiter = {
   threadId: string;
   turnId: string;
@@ -67,10 +107,17 @@ export class ProviderService {
   readonly #events: ThreadEventLog;
   readonly #adapter: ProviderAdapter;
   readonly #now: () => string;
-  readonly #historyTurns: number;
+  readonly #history: HistoryBudget;
+  readonly #idleTimeoutMs: number;
+  readonly #turnTimeoutMs: number;
+  readonly #maxReplyChars: number;
+  readonly #retry: StorageRetry;
+  readonly #logger: Logger;
   /** Tail of each thread's turn queue. */
   readonly #queues = new Map<string, Promise<void>>();
-  readonly #running = new Map<string, AbortController>();
+  readonly #running = new Map<string, RunningTurn>();
+  /** Queued turns stopped before they ran: skipped when their turn comes. */
+  readonly #cancelledQueued = new Set<string>();
   readonly #waiters = new Map<string, Waiter>();
   #closing = false;
   #closed = false;
@@ -80,13 +127,29 @@ export class ProviderService {
     this.#events = options.events;
     this.#adapter = options.adapter;
     this.#now = options.now ?? (() => new Date().toISOString());
-    this.#historyTurns = options.historyTurns ?? 50;
-    this.#failInterruptedTurns();
+    this.#history = options.history ?? DEFAULT_HISTORY_BUDGET;
+    this.#idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_PROVIDER_IDLE_TIMEOUT_MS;
+    this.#turnTimeoutMs = options.turnTimeoutMs ?? DEFAULT_PROVIDER_TURN_TIMEOUT_MS;
+    this.#maxReplyChars = options.maxReplyChars ?? DEFAULT_MAX_REPLY_CHARS;
+    this.#logger = options.logger ?? silentLogger;
+    this.#retry = new StorageRetry(options.storageRetryMs ?? STORAGE_RETRY_MS, this.#logger);
+    // On a full disk this waits in the retry queue instead of failing the start.
+    this.#retry.run(() => this.#failInterruptedTurns());
   }
 
   /** Name of the adapter turns are routed to (`demo`, `openai`, ...). */
   get providerName(): string {
     return this.#adapter.name;
+  }
+
+  /** Number of final writes waiting for storage to come back (diagnostics and tests). */
+  get writesWaitingForStorage(): number {
+    return this.#retry.waiting;
+  }
+
+  /** Tries the writes waiting for storage now instead of at the next retry (tests). */
+  retryStorageNow(): void {
+    this.#retry.retryNow();
   }
 
   /**
@@ -100,23 +163,20 @@ export class ProviderService {
     if (!record) throw threadNotFound(threadId);
     const trimmed = input.trim();
     if (trimmed === "") {
-      throw new DomainError(400, "empty_input", "The message is empty. Type something to send.");
+      throw new DomainError("empty_input", "The message is empty. Type something to send.");
     }
-    const rawCheck = validateProviderInput(trimmed);
+    // Expand once: the limit applies to the larger of the raw and the expanded length (the
+    // same rule as validateProviderInput, which would expand again).
     const providerInput = expandAssistantCitationsForProvider(trimmed);
-    const expandedCheck = validateProviderInput(providerInput);
-    // Report the larger of the two lengths, as the composer does.
-    const failed = [rawCheck, expandedCheck]
-      .filter((check) => !check.ok)
-      .sort((a, b) => b.length - a.length)[0];
-    if (failed && !failed.ok) {
+    const length = Math.max(trimmed.length, providerInput.length);
+    if (length > PROVIDER_INPUT_MAX_CHARS) {
+      const excess = length - PROVIDER_INPUT_MAX_CHARS;
       throw new DomainError(
-        400,
         "input_too_long",
-        `The message is ${failed.excess.toLocaleString("en-US")} characters over the ` +
+        `The message is ${excess.toLocaleString("en-US")} characters over the ` +
           `${PROVIDER_INPUT_MAX_CHARS.toLocaleString("en-US")}-character limit` +
-          (failed === expandedCheck && rawCheck.ok ? " once its quotes are included." : "."),
-        { length: failed.length, excess: failed.excess, limit: PROVIDER_INPUT_MAX_CHARS },
+          (trimmed.length <= PROVIDER_INPUT_MAX_CHARS ? " once its quotes are included." : "."),
+        { length, excess, limit: PROVIDER_INPUT_MAX_CHARS },
       );
     }
 
@@ -135,11 +195,12 @@ export class ProviderService {
       this.#events.publish(threadId, { type: "turn.updated", turn: stored.turn });
       if (isFirstPrompt) {
         const named = record.titleSource === "default";
+        const names = deriveThreadNames(trimmed);
         const thread = this.#repo.setThreadTitle({
           id: threadId,
-          title: named ? deriveThreadTitle(trimmed) : record.thread.title,
+          title: named ? names.title : record.thread.title,
           titleSource: named ? "prompt" : "custom",
-          branchName: deriveBranchName(trimmed),
+          branchName: names.branchName,
           now,
         });
         this.#events.publish(threadId, { type: "thread.updated", thread });
@@ -165,7 +226,6 @@ export class ProviderService {
     const record = this.#repo.getUserInputRequest(requestId);
     if (!record || record.request.threadId !== threadId) {
       throw new DomainError(
-        404,
         "user_input_request_not_found",
         `No user-input request "${requestId}" exists on this thread.`,
       );
@@ -173,15 +233,18 @@ export class ProviderService {
     const waiter = this.#waiters.get(requestId);
     if (record.status !== "pending" || !waiter) {
       throw new DomainError(
-        409,
         "user_input_request_resolved",
         `The user-input request "${requestId}" is no longer waiting for answers.`,
       );
     }
+    // Own properties only, into an object without a prototype: an answer keyed "constructor"
+    // or "toString" is just an answer, and a missing one never reads Object.prototype.
+    const own: Record<string, string> = Object.create(null);
+    for (const key of Object.keys(answers)) own[key] = answers[key]!;
+    answers = own;
     const unknown = Object.keys(answers).filter((key) => !waiter.questionIds.has(key));
     if (unknown.length > 0) {
       throw new DomainError(
-        400,
         "invalid_request",
         `Answers name unknown questions: ${unknown.map((k) => JSON.stringify(k)).join(", ")}.`,
       );
@@ -199,6 +262,44 @@ export class ProviderService {
     return { requestId, turn };
   }
 
+  /**
+   * Stops a turn (the **Stop** button): a running one has its adapter aborted and keeps its
+   * partial reply; a queued one never runs. Either way it ends `cancelled` and the thread's
+   * next turn starts. Stopping a cancelled turn again returns it unchanged.
+   * Throws `thread_not_found`, `turn_not_found` (404) or `turn_not_running` (409).
+   */
+  async cancelTurn(threadId: string, turnId: string): Promise<Turn> {
+    if (!this.#repo.getThread(threadId)) throw threadNotFound(threadId);
+    const turn = this.#repo.getTurn(turnId);
+    if (!turn || turn.threadId !== threadId) {
+      throw new DomainError("turn_not_found", `Turn "${turnId}" is not in this thread.`);
+    }
+    if (turn.status === "cancelled") return turn;
+    if (turn.status !== "running" && turn.status !== "waiting_for_input") {
+      throw new DomainError(
+        "turn_not_running",
+        `Turn "${turnId}" has already ended (${turn.status}); there is nothing to stop.`,
+      );
+    }
+    const running = this.#running.get(turnId);
+    if (running) {
+      running.stop(new TurnStop("cancelled_by_user", "Stopped by the user."));
+      await running.settled;
+    } else {
+      // Still queued behind another turn: record it now; #runTurn skips it.
+      this.#events.atomically(() => this.#recordOutcome(threadId, turnId, null, CANCELLED));
+      this.#cancelledQueued.add(turnId);
+    }
+    const after = this.#repo.getTurn(turnId)!;
+    if (after.status === "running" || after.status === "waiting_for_input") {
+      throw new DomainError(
+        "storage_unavailable",
+        "The turn was stopped, but storage is unavailable; its state is saved once it is back.",
+      );
+    }
+    return after;
+  }
+
   /** Resolves when no turn is queued or running (tests, benchmarks, shutdown). */
   async whenIdle(): Promise<void> {
     while (this.#queues.size > 0) {
@@ -208,12 +309,16 @@ export class ProviderService {
 
   /**
    * Stops accepting turns, aborts running ones (they fail with `cancelled`), and waits briefly
-   * for adapters to settle. Turns still unsettled are marked interrupted on the next start.
+   * for them to be recorded. Turns still unsettled are marked interrupted on the next start.
    */
   async close(): Promise<void> {
     if (this.#closing) return;
     this.#closing = true;
-    for (const controller of this.#running.values()) controller.abort(new Error("Server shutdown"));
+    for (const running of this.#running.values()) {
+      running.stop(
+        new TurnStop("shutdown", "The turn was cancelled because the server shut down."),
+      );
+    }
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       this.whenIdle(),
@@ -222,6 +327,7 @@ export class ProviderService {
       }),
     ]);
     clearTimeout(timer);
+    this.#retry.close();
     this.#closed = true;
   }
 
@@ -234,131 +340,140 @@ export class ProviderService {
     });
   }
 
-  /** Runs one turn through the adapter. Never rejects: every failure is recorded on the turn. */
+  /** Runs one turn through the adapter. Never rejects: every ending is recorded on the turn. */
   async #runTurn(threadId: string, turnId: string, input: string): Promise<void> {
     if (this.#closed) return;
+    if (this.#cancelledQueued.delete(turnId)) return;
     if (this.#closing) {
-      this.#failTurn(threadId, turnId, {
-        code: "cancelled",
-        message: "The server shut down before this turn ran.",
+      this.#finishTurn(threadId, turnId, null, {
+        status: "failed",
+        error: { code: "cancelled", message: "The server shut down before this turn ran." },
       });
       return;
     }
     const controller = new AbortController();
-    this.#running.set(turnId, controller);
-    const state: TurnState = { finished: false, flushers: new Set() };
+    const stop = (reason: TurnStop) => {
+      if (!controller.signal.aborted) controller.abort(reason);
+    };
+    const deadlines = new TurnDeadlines({
+      idleMs: this.#idleTimeoutMs,
+      turnMs: this.#turnTimeoutMs,
+      onExpire: (which) => stop(deadlineStop(which, this.#idleTimeoutMs, this.#turnTimeoutMs)),
+    });
+    const writer = new TurnWriter({
+      threadId,
+      turnId,
+      repo: this.#repo,
+      events: this.#events,
+      now: this.#now,
+      maxReplyChars: this.#maxReplyChars,
+      onActivity: () => deadlines.touch(),
+      onStop: stop,
+    });
+    let settle: () => void = () => {};
+    const settled = new Promise<void>((resolve) => {
+      settle = resolve;
+    });
+    this.#running.set(turnId, { threadId, stop, settled });
+    let outcome: TurnOutcome;
     try {
-      const promptSeq = this.#repo.getTurnPromptSeq(turnId) ?? Number.MAX_SAFE_INTEGER;
       const ctx: ProviderTurnContext = {
         threadId,
         turnId,
         input,
-        history: this.#repo.historyBefore(threadId, promptSeq, this.#historyTurns),
+        history: this.#historyFor(threadId, turnId),
         signal: controller.signal,
-        startMessage: (kind) => this.#startMessage(threadId, turnId, kind, state),
+        startMessage: (kind) => writer.startMessage(kind),
         requestUserInput: (questions) =>
-          this.#requestUserInput(threadId, turnId, questions, state, controller.signal),
+          this.#requestUserInput(threadId, turnId, questions, deadlines, controller.signal),
       };
-      await this.#adapter.runTurn(ctx);
-      flushAll(state);
-      state.finished = true;
-      if (!this.#closed) this.#completeTurn(threadId, turnId);
+      deadlines.start();
+      // Never wait on an adapter that ignores its signal: a stop settles the turn at once.
+      await Promise.race([this.#adapter.runTurn(ctx), rejectWhenAborted(controller.signal)]);
+      outcome = controller.signal.aborted ? stopOutcome(controller.signal) : COMPLETED;
     } catch (error) {
-      if (!this.#closed) flushAll(state);
-      state.finished = true;
-      if (!this.#closed) this.#failTurn(threadId, turnId, toTurnError(error, controller.signal));
+      outcome = controller.signal.aborted
+        ? stopOutcome(controller.signal)
+        : isStorageFault(error)
+          ? (new TurnStop("storage_unavailable", storageMessage(error)).outcome() as TurnOutcome)
+          : {
+              status: "failed",
+              error: { code: "provider_error", message: providerErrorMessage(error) },
+            };
+    } finally {
+      deadlines.stop();
+      writer.close();
+    }
+    try {
+      this.#finishTurn(threadId, turnId, writer, outcome);
     } finally {
       this.#running.delete(turnId);
       this.#cancelWaitersOfTurn(turnId);
+      settle();
     }
   }
 
-  #startMessage(
+  /** History for a turn, as the adapter contract names it (user inputs and final answers). */
+  #historyFor(threadId: string, turnId: string): ProviderHistoryEntry[] {
+    const promptSeq = this.#repo.getTurnPromptSeq(turnId) ?? Number.MAX_SAFE_INTEGER;
+    return this.#repo.historyBefore(threadId, promptSeq, this.#history).flatMap(toHistoryEntries);
+  }
+
+  /** Records the turn's end now, or as soon as storage accepts it. */
+  #finishTurn(
     threadId: string,
     turnId: string,
-    kind: "progress" | "answer",
-    state: TurnState,
-  ): ProviderMessageWriter {
-    if (kind !== "progress" && kind !== "answer") {
-      throw new TypeError(
-        `startMessage: kind must be "progress" or "answer", got ${String(kind)}.`,
+    writer: TurnWriter | null,
+    outcome: TurnOutcome,
+  ): void {
+    if (outcome.status === "failed") {
+      this.#logger.warn(
+        `Turn ${turnId} of thread ${threadId} failed (${outcome.error?.code}): ${outcome.error?.message}`,
       );
     }
-    if (state.finished || this.#closed) throw new Error("startMessage: the turn has finished.");
-    const message = this.#events.atomically(() => {
-      const created = this.#repo.insertAssistantMessage({
+    this.#retry.run(() => {
+      if (this.#closed) return;
+      this.#events.atomically(() => this.#recordOutcome(threadId, turnId, writer, outcome));
+      writer?.markFinished();
+    });
+  }
+
+  /** Inside a transaction: messages finished, questions cancelled, error notice, turn status. */
+  #recordOutcome(
+    threadId: string,
+    turnId: string,
+    writer: TurnWriter | null,
+    outcome: TurnOutcome,
+  ): void {
+    writer?.finishAll(outcome.status === "failed" ? "error" : "complete");
+    this.#cancelPendingRequests(threadId, turnId);
+    const now = this.#now();
+    if (outcome.error !== null) {
+      const notice = this.#repo.insertAssistantMessage({
         id: randomUUID(),
         threadId,
         turnId,
-        kind,
-        text: "",
-        status: "streaming",
-        now: this.#now(),
+        kind: "error",
+        text: outcome.error.message,
+        status: "complete",
+        now,
       });
-      this.#events.publish(threadId, { type: "message.created", message: created });
-      return created;
+      this.#events.publish(threadId, { type: "message.created", message: notice });
+    }
+    const turn = this.#repo.updateTurn({
+      id: turnId,
+      status: outcome.status,
+      error: outcome.error,
+      completedAt: now,
     });
-    // Chunks appended in one synchronous burst are stored as one delta event (one transaction):
-    // the offset/delta pair stays exact, and a fast adapter does not pay a commit per chunk.
-    let stored = 0;
-    let pending = "";
-    let scheduled = false;
-    let done = false;
-    const live = () => !state.finished && !this.#closed;
-    const flush = () => {
-      scheduled = false;
-      if (pending === "" || this.#closed) return;
-      const delta = pending;
-      pending = "";
-      this.#events.atomically(() => {
-        this.#repo.appendMessageText(message.id, delta);
-        this.#events.publish(threadId, {
-          type: "message.delta",
-          messageId: message.id,
-          offset: stored,
-          delta,
-        });
-      });
-      stored += delta.length;
-    };
-    state.flushers.add(flush);
-    return {
-      append: (chunk: string) => {
-        if (typeof chunk !== "string") throw new TypeError("append: chunk must be a string.");
-        if (done) throw new Error("append: the message is already complete.");
-        // Writes after the turn ended (an adapter that ignored the abort signal) are dropped.
-        if (!live() || chunk === "") return;
-        pending += chunk;
-        if (!scheduled) {
-          scheduled = true;
-          queueMicrotask(() => {
-            if (live()) flush();
-          });
-        }
-      },
-      complete: () => {
-        if (done) return;
-        done = true;
-        if (!live()) return;
-        flush();
-        state.flushers.delete(flush);
-        this.#events.atomically(() => this.#finishMessage(threadId, message.id, "complete"));
-      },
-    };
-  }
-
-  /** Marks a streaming message finished, publishes it whole and compacts its delta events. */
-  #finishMessage(threadId: string, messageId: string, status: "complete" | "error"): void {
-    const finished = this.#repo.setMessageStatus(messageId, status);
-    this.#events.publish(threadId, { type: "message.completed", message: finished });
-    this.#repo.deleteDeltaEvents(messageId);
+    this.#events.publish(threadId, { type: "turn.updated", turn });
   }
 
   #requestUserInput(
     threadId: string,
     turnId: string,
     questions: UserInputQuestion[],
-    state: TurnState,
+    deadlines: TurnDeadlines,
     signal: AbortSignal,
   ): Promise<Record<string, string>> {
     const parsed = QuestionsSchema.safeParse(questions);
@@ -371,12 +486,11 @@ export class ProviderService {
     if (questionIds.size !== parsed.data.length) {
       return Promise.reject(new TypeError("requestUserInput: question ids must be unique."));
     }
-    if (state.finished || this.#closed) {
+    if (signal.aborted || this.#closed) {
       return Promise.reject(new Error("requestUserInput: the turn has finished."));
     }
-    if (signal.aborted) return Promise.reject(signal.reason);
     const requestId = randomUUID();
-    return new Promise((resolve, reject) => {
+    return new Promise<Record<string, string>>((resolve, reject) => {
       this.#events.atomically(() => {
         const request = this.#repo.insertUserInputRequest({
           id: requestId,
@@ -389,7 +503,18 @@ export class ProviderService {
         const turn = this.#repo.updateTurn({ id: turnId, status: "waiting_for_input" });
         this.#events.publish(threadId, { type: "turn.updated", turn });
       });
-      this.#waiters.set(requestId, { threadId, turnId, questionIds, resolve, reject });
+      // The user may take as long as they like: the deadlines wait with them.
+      deadlines.pause();
+      this.#waiters.set(requestId, {
+        threadId,
+        turnId,
+        questionIds,
+        resolve: (answers) => {
+          deadlines.start();
+          resolve(answers);
+        },
+        reject,
+      });
       signal.addEventListener(
         "abort",
         () => {
@@ -403,51 +528,13 @@ export class ProviderService {
     });
   }
 
-  /** Rejects in-memory waiters of a finished turn; their rows are cancelled by complete/fail. */
+  /** Rejects in-memory waiters of a finished turn; their rows are cancelled by the final record. */
   #cancelWaitersOfTurn(turnId: string): void {
     for (const [id, waiter] of this.#waiters) {
       if (waiter.turnId !== turnId) continue;
       this.#waiters.delete(id);
       waiter.reject(new Error("The turn finished before the question was answered."));
     }
-  }
-
-  #completeTurn(threadId: string, turnId: string): void {
-    this.#events.atomically(() => {
-      for (const message of this.#repo.streamingMessagesOfTurn(turnId)) {
-        this.#finishMessage(threadId, message.id, "complete");
-      }
-      this.#cancelPendingRequests(threadId, turnId);
-      const turn = this.#repo.updateTurn({
-        id: turnId,
-        status: "completed",
-        completedAt: this.#now(),
-      });
-      this.#events.publish(threadId, { type: "turn.updated", turn });
-    });
-  }
-
-  /** Records a visible failure: partial messages marked error, an error notice, turn failed. */
-  #failTurn(threadId: string, turnId: string, error: TurnError): void {
-    this.#events.atomically(() => {
-      for (const message of this.#repo.streamingMessagesOfTurn(turnId)) {
-        this.#finishMessage(threadId, message.id, "error");
-      }
-      this.#cancelPendingRequests(threadId, turnId);
-      const now = this.#now();
-      const notice = this.#repo.insertAssistantMessage({
-        id: randomUUID(),
-        threadId,
-        turnId,
-        kind: "error",
-        text: error.message,
-        status: "complete",
-        now,
-      });
-      this.#events.publish(threadId, { type: "message.created", message: notice });
-      const turn = this.#repo.updateTurn({ id: turnId, status: "failed", error, completedAt: now });
-      this.#events.publish(threadId, { type: "turn.updated", turn });
-    });
   }
 
   #cancelPendingRequests(threadId: string, turnId: string): void {
@@ -464,32 +551,78 @@ export class ProviderService {
 
   /** A previous process stopped mid-turn: make those turns visibly failed, never silently stuck. */
   #failInterruptedTurns(): void {
-    for (const turn of this.#repo.unfinishedTurns()) {
-      this.#failTurn(turn.threadId, turn.id, {
-        code: "interrupted",
-        message: "The server stopped before this turn finished. Send the message again to retry.",
-      });
-    }
+    this.#events.atomically(() => {
+      for (const turn of this.#repo.unfinishedTurns()) {
+        for (const message of this.#repo.streamingMessagesOfTurn(turn.id)) {
+          // Its stored text (deltas up to the last flush) becomes the message's text.
+          const finished = this.#repo.finishMessage(message.id, message.text, "error");
+          this.#events.publish(turn.threadId, { type: "message.completed", message: finished });
+          this.#repo.deleteDeltaEvents(message.id);
+        }
+        this.#recordOutcome(turn.threadId, turn.id, null, {
+          status: "failed",
+          error: {
+            code: "interrupted",
+            message:
+              "The server stopped before this turn finished. Send the message again to retry.",
+          },
+        });
+      }
+    });
   }
 }
 
-/** Writes every writer's buffered text, so a finished or failed turn keeps all of it. */
-function flushAll(state: TurnState): void {
-  for (const flush of state.flushers) flush();
-  state.flushers.clear();
+const COMPLETED: TurnOutcome = { status: "completed", error: null };
+const CANCELLED: TurnOutcome = { status: "cancelled", error: null };
+
+function toHistoryEntries(turn: HistoryTurn): ProviderHistoryEntry[] {
+  const entries: ProviderHistoryEntry[] = [{ role: "user", text: turn.input }];
+  if (turn.answer !== null) entries.push({ role: "assistant", text: turn.answer });
+  return entries;
+}
+
+/** Rejects once `signal` aborts (never resolves), to race an adapter that ignores it. */
+function rejectWhenAborted(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    else signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+  });
+}
+
+function stopOutcome(signal: AbortSignal): TurnOutcome {
+  const reason: unknown = signal.reason;
+  if (reason instanceof TurnStop) return reason.outcome() as TurnOutcome;
+  return { status: "failed", error: { code: "cancelled", message: "The turn was aborted." } };
+}
+
+function deadlineStop(which: "idle" | "turn", idleMs: number, turnMs: number): TurnStop {
+  if (which === "idle") {
+    return new TurnStop(
+      "idle_timeout",
+      `The provider sent nothing for ${seconds(idleMs)}, so the turn was stopped (PROVIDER_IDLE_TIMEOUT_MS).`,
+    );
+  }
+  return new TurnStop(
+    "turn_timeout",
+    `The turn ran longer than ${seconds(turnMs)}, so it was stopped (PROVIDER_TURN_TIMEOUT_MS).`,
+  );
+}
+
+function seconds(ms: number): string {
+  const s = ms / 1000;
+  return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
 }
 
 function shuttingDown(): DomainError {
-  return new DomainError(503, "shutting_down", "The server is shutting down. Try again shortly.");
+  return new DomainError("shutting_down", "The server is shutting down. Try again shortly.");
 }
 
-function toTurnError(error: unknown, signal: AbortSignal): TurnError {
-  if (signal.aborted) {
-    return { code: "cancelled", message: "The turn was cancelled because the server shut down." };
-  }
+function storageMessage(error: unknown): string {
+  const detail = error instanceof Error ? ` ${error.message}` : "";
+  return `The server could not read or save this turn, so it was stopped.${detail}`;
+}
+
+function providerErrorMessage(error: unknown): string {
   const detail = error instanceof Error ? error.message : String(error);
-  return {
-    code: "provider_error",
-    message: `The provider failed: ${detail || "unknown error"}`,
-  };
+  return `The provider failed: ${detail || "unknown error"}`;
 }

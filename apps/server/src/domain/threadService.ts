@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import type { Message, MessagePage, Thread, ThreadDetail } from "@app/protocol";
 import type { ChatRepository, MessageWindow } from "../storage/repository.ts";
 import { DomainError, threadNotFound } from "./errors.ts";
-import { renderThreadMarkdown } from "./exportMarkdown.ts";
+import { renderExportHeader, renderExportMessage } from "./exportMarkdown.ts";
 
 /** Page size when the client gives none, and the largest it may ask for. */
 export const DEFAULT_PAGE_LIMIT = 50;
@@ -77,7 +77,7 @@ export class ThreadService {
   getMessagePage(threadId: string, query: MessagePageQuery): MessagePage {
     const given = [query.before, query.after, query.around].filter((v) => v !== undefined);
     if (given.length > 1) {
-      throw new DomainError(400, "invalid_request", "Use at most one of before, after and around.");
+      throw new DomainError("invalid_request", "Use at most one of before, after and around.");
     }
     const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
     return this.#repo.transaction(() => {
@@ -87,7 +87,6 @@ export class ThreadService {
         const anchor = this.#repo.getMessage(query.around);
         if (!anchor || anchor.threadId !== threadId) {
           throw new DomainError(
-            404,
             "message_not_found",
             `Message "${query.around}" is not in this thread.`,
           );
@@ -120,22 +119,37 @@ export class ThreadService {
     this.requireThread(threadId);
     const input = this.#repo.getProviderInput(threadId, turnId);
     if (input === null) {
-      throw new DomainError(404, "turn_not_found", `Turn "${turnId}" is not in this thread.`);
+      throw new DomainError("turn_not_found", `Turn "${turnId}" is not in this thread.`);
     }
     return { turnId, input, length: input.length };
   }
 
-  /** The thread as readable Markdown (citations rendered as quotes). */
-  exportMarkdown(threadId: string): { thread: Thread; markdown: string } {
-    return this.#repo.transaction(() => {
-      const thread = this.requireThread(threadId);
-      return {
-        thread,
-        markdown: renderThreadMarkdown(thread, this.#repo.iterateMessages(threadId)),
-      };
-    });
+  /**
+   * The thread as readable Markdown (citations rendered as quotes), produced lazily in parts:
+   * messages are read a page at a time, so memory stays flat on a 100,000-message thread. The
+   * document holds the messages that existed when the export started.
+   */
+  exportMarkdown(threadId: string): { thread: Thread; parts: Iterable<string> } {
+    const thread = this.requireThread(threadId);
+    const untilSeq = this.#repo.lastSeq(threadId);
+    const repo = this.#repo;
+    function* parts(): Generator<string> {
+      yield renderExportHeader(thread);
+      let afterSeq = 0;
+      for (;;) {
+        const page = repo.messagesBetween(threadId, afterSeq, untilSeq, EXPORT_PAGE);
+        if (page.length === 0) return;
+        let text = "";
+        for (const message of page) text += renderExportMessage(message);
+        yield text;
+        afterSeq = page.at(-1)!.seq;
+      }
+    }
+    return { thread, parts: parts() };
   }
 }
+
+const EXPORT_PAGE = 200;
 
 function formatCursor(message: Message): string {
   return String(message.seq);
@@ -144,7 +158,6 @@ function formatCursor(message: Message): string {
 function parseCursor(cursor: string): number {
   if (!/^\d{1,15}$/.test(cursor)) {
     throw new DomainError(
-      400,
       "invalid_cursor",
       `"${cursor.slice(0, 40)}" is not a valid cursor. Use nextCursor/newerCursor from a previous page.`,
     );

@@ -4,6 +4,7 @@ import {
   collectSse,
   RecordingAdapter,
   removeDir,
+  type SseCursor,
   type SseEvent,
   startTestServer,
   type TestServer,
@@ -61,9 +62,12 @@ const turnDone = (events: SseEvent[]) =>
 
 describe("server-sent events", () => {
   it("resumes with Last-Event-ID without missing or repeating anything", async () => {
-    // First connection: from the start, until two deltas arrived (the adapter is paused).
+    // First connection: from the start, until two chunks arrived (the adapter is paused).
+    // Chunks come at once, without an id; the browser keeps the id of the last stored event.
+    const cursor: SseCursor = { lastEventId: "0" };
     const first = await collectSse(eventsUrl(), {
       lastEventId: "0",
+      cursor,
       until: (events) => deltas(events) >= 2,
       onOpen: async () => {
         expect((await server.post(`/api/threads/${thread.id}/turns`, { input: "hi" })).status).toBe(
@@ -80,9 +84,10 @@ describe("server-sent events", () => {
       "message.delta",
     ]);
     for (const e of first) expect(e.event).toBe((JSON.parse(e.data) as ServerEvent).type);
-    const lastSeen = first.at(-1)!.id!;
+    expect(first.slice(4).map((e) => e.id)).toEqual([null, null]);
+    expect(Number(cursor.lastEventId)).toBeGreaterThanOrEqual(4);
 
-    // While disconnected, two more chunks are written.
+    // While disconnected, two more chunks are written and stored.
     midStream.open();
     await waitFor(async () => {
       const page = await server.getJson<{ messages: Message[] }>(
@@ -92,27 +97,60 @@ describe("server-sent events", () => {
     });
 
     const second = await collectSse(eventsUrl(), {
-      lastEventId: lastSeen,
+      lastEventId: cursor.lastEventId,
       until: turnDone,
       onOpen: () => beforeComplete.open(),
     });
-    expect(second.map((e) => e.event)).toEqual([
-      "message.delta",
-      "message.delta",
-      "message.completed",
-      "turn.updated",
-    ]);
-    const all = [...first, ...second];
-    expect(ids(all)).toEqual(ids(all).map((_, i) => i + 1));
+    expect(second.at(-2)?.event).toBe("message.completed");
+    expect(second.at(-1)?.event).toBe("turn.updated");
+    const stored = [...first, ...second].filter((e) => e.id !== null);
+    expect(new Set(ids(stored)).size).toBe(stored.length);
+    expect([...ids(stored)].sort((x, y) => x - y)).toEqual(ids(stored));
 
-    // Rebuild the answer from the chunks exactly as a client would, using offsets.
+    // Rebuild the answer from the chunks exactly as the web app does: by offset, keeping only
+    // the part of a chunk it does not have yet.
     let text = "";
-    for (const event of parse(all)) {
-      if (event.type === "message.delta" && event.offset === text.length) text += event.delta;
+    for (const event of parse([...first, ...second])) {
+      if (event.type !== "message.delta" || event.offset > text.length) continue;
+      text += event.delta.slice(text.length - event.offset);
     }
     expect(text).toBe("alpha beta gamma delta");
-    const completed = parse(all).find((e) => e.type === "message.completed");
+    const completed = parse(second).find((e) => e.type === "message.completed");
     expect(completed?.type === "message.completed" && completed.message.text).toBe(text);
+  });
+
+  it("sends a live client each character once and moves its Last-Event-ID over stored chunks", async () => {
+    midStream.open();
+    const cursor: SseCursor = { lastEventId: "0" };
+    let storedDeltaId = 0;
+    const events = await collectSse(eventsUrl(), {
+      lastEventId: "0",
+      cursor,
+      until: turnDone,
+      onOpen: async () => {
+        await server.post(`/api/threads/${thread.id}/turns`, { input: "hi" });
+        // Events 1-4: prompt, turn, title, answer created. Once the flush stored the chunks
+        // (event 5) and the client's cursor moved to it, let the message complete.
+        void (async () => {
+          storedDeltaId = await waitFor(async () => {
+            const d = await server.getJson<ThreadDetail>(`/api/threads/${thread.id}`);
+            return d.lastEventId >= 5 ? d.lastEventId : undefined;
+          });
+          await waitFor(() => (Number(cursor.lastEventId) >= storedDeltaId ? true : undefined));
+          beforeComplete.open();
+        })();
+      },
+    });
+    expect(storedDeltaId).toBe(5);
+    const chunks = parse(events).filter((e) => e.type === "message.delta");
+    expect(chunks.map((e) => (e.type === "message.delta" ? e.delta : "")).join("")).toBe(
+      "alpha beta gamma delta",
+    );
+    // Every delta went out live (no id); the stored row only moved the cursor (a bare id line).
+    expect(events.filter((e) => e.event === "message.delta").every((e) => e.id === null)).toBe(
+      true,
+    );
+    expect(events.some((e) => Number(e.id) === storedDeltaId)).toBe(false);
   });
 
   it("replays a compacted log after completion: the completed message carries the whole text", async () => {
@@ -162,36 +200,45 @@ describe("server-sent events", () => {
   });
 
   it("replays a backlog longer than one page, in order, then continues live", async () => {
-    const chunks = Array.from({ length: 1200 }, (_, i) => `${i};`);
     adapter.script = async (ctx) => {
       const writer = ctx.startMessage("answer");
-      for (const chunk of chunks) {
-        writer.append(chunk);
-        await new Promise((resolve) => setImmediate(resolve));
-      }
-      await midStream.promise;
+      writer.append(`Reply to ${ctx.input}`);
       writer.complete();
     };
-    await server.post(`/api/threads/${thread.id}/turns`, { input: "long" });
-    await waitFor(async () => {
-      const d = await server.getJson<ThreadDetail>(`/api/threads/${thread.id}`);
-      return d.lastEventId >= 4 + chunks.length ? true : undefined;
-    });
+    // 150 turns of 5 stored events each: more than one replay page of 500.
+    for (let i = 0; i < 150; i++) {
+      await server.post(`/api/threads/${thread.id}/turns`, { input: `turn ${i}` });
+    }
+    await server.provider.whenIdle();
+    const detail = await server.getJson<ThreadDetail>(`/api/threads/${thread.id}`);
+    expect(detail.lastEventId).toBeGreaterThan(500);
     const events = await collectSse(eventsUrl(), {
       lastEventId: "0",
       until: (received) => {
-        // Let the message complete (and its deltas be compacted) only once all were replayed.
-        if (deltas(received) === chunks.length) midStream.open();
-        return turnDone(received);
+        const doneCount = parse(received).filter(
+          (e) => e.type === "turn.updated" && e.turn.status === "completed",
+        ).length;
+        if (doneCount === 150 && received.length === ids(received).length) {
+          // Backlog replayed: one more turn arrives live.
+          if (
+            !received.some((e) => e.event === "message.created" && e.data.includes("live turn"))
+          ) {
+            void server.post(`/api/threads/${thread.id}/turns`, { input: "live turn" });
+          }
+        }
+        return doneCount === 151;
       },
     });
-    expect(ids(events)).toEqual(ids(events).map((_, i) => i + 1));
-    let text = "";
-    for (const event of parse(events)) {
-      if (event.type === "message.delta" && event.offset === text.length) text += event.delta;
-    }
-    expect(text).toBe(chunks.join(""));
-    expect(deltas(events)).toBe(chunks.length);
+    const stored = events.filter((e) => e.id !== null);
+    expect([...ids(stored)].sort((x, y) => x - y)).toEqual(ids(stored));
+    expect(new Set(ids(stored)).size).toBe(stored.length);
+    const answers = parse(events).flatMap((e) =>
+      e.type === "message.completed" ? [e.message.text] : [],
+    );
+    expect(answers).toEqual([
+      ...Array.from({ length: 150 }, (_, i) => `Reply to turn ${i}`),
+      "Reply to live turn",
+    ]);
   });
 
   it("sends keep-alive comments on an idle stream", async () => {

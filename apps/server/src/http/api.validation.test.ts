@@ -55,7 +55,11 @@ describe("bad requests get clear 4xx errors and change nothing", () => {
     });
     await expectError(res, 400, "invalid_json");
     await expectError(
-      await server.request(turnsPath(), { method: "POST", body: "" }),
+      await server.request(turnsPath(), {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: "",
+      }),
       400,
       "invalid_json",
     );

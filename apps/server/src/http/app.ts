@@ -10,16 +10,25 @@ import {
   SendTurnBodySchema,
   UserInputAnswerBodySchema,
 } from "@app/protocol";
-import { type Context, Hono } from "hono";
+import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
+
+/** `POST .../cancel` takes an empty JSON object (the body only proves a JSON request). */
+const CancelTurnBodySchema = z.object({}).strict();
+
 import { DomainError } from "../domain/errors.ts";
 import type { ThreadEventLog } from "../domain/events.ts";
 import type { ProviderService } from "../domain/providerService.ts";
 import { MAX_PAGE_LIMIT, type ThreadService } from "../domain/threadService.ts";
 import type { WorkspaceFileIndex } from "../domain/workspaceFiles.ts";
+import { type Logger, silentLogger } from "../logger.ts";
+import { isStorageFault } from "../storage/storageErrors.ts";
 import { authMiddleware } from "./auth.ts";
+import { type HostPolicy, hostGuard, writeGuard } from "./browserSafety.ts";
 import { errorResponse } from "./errors.ts";
+import { readJsonBody } from "./jsonBody.ts";
+import { requestLog } from "./requestLog.ts";
 import { type SseConnections, streamThreadEvents } from "./sse.ts";
 import { createStaticHandler } from "./static.ts";
 
@@ -37,24 +46,45 @@ export interface AppDependencies {
   connections: SseConnections;
   authToken: string | null;
   webDist: string;
+  /** Which Host headers name this server (DNS-rebinding defence). */
+  hosts: HostPolicy;
   /** Interval of SSE keep-alive comments. */
   heartbeatMs?: number;
+  /** Cap on open event streams (SSE_MAX_CONNECTIONS). */
+  maxEventStreams?: number;
+  /** Text queued for one slow event-stream client before it is dropped. */
+  maxQueuedEventChars?: number;
+  /** Request log and unexpected errors (default: silent). */
+  logger?: Logger;
 }
 
 /** Builds the Hono app serving `/api/*` and the web app. */
 export function createApp(deps: AppDependencies): Hono {
   const app = new Hono();
   const heartbeatMs = deps.heartbeatMs ?? 15_000;
+  const logger = deps.logger ?? silentLogger;
 
   app.onError((error, c) => {
     if (error instanceof DomainError) {
-      return errorResponse(c, error.status, error.code, error.message, error.details);
+      return errorResponse(c, error.code, error.message, error.details);
     }
-    console.error("Unhandled request error:", error);
-    return errorResponse(c, 500, "internal_error", "The server failed to handle this request.");
+    if (isStorageFault(error)) {
+      // Disk full, read-only or failing: nothing was changed, and reads still work.
+      return errorResponse(
+        c,
+        "storage_unavailable",
+        `${error instanceof Error ? error.message : "The storage failed."} Try again later.`,
+      );
+    }
+    logger.error(`${c.req.method} ${c.req.path} failed:`, error);
+    return errorResponse(c, "internal_error", "The server failed to handle this request.");
   });
 
+  app.use("*", requestLog(logger));
+  app.use("*", hostGuard(deps.hosts));
   app.use("*", authMiddleware(deps.authToken));
+  // Every state-changing route is a POST (other methods have no route and answer 404).
+  app.post("/api/*", writeGuard());
   app.use(
     "/api/*",
     bodyLimit({
@@ -64,7 +94,6 @@ export function createApp(deps: AppDependencies): Hono {
         c.header("Connection", "close");
         return errorResponse(
           c,
-          413,
           "payload_too_large",
           `The request body is larger than ${MAX_BODY_BYTES} bytes.`,
           { limit: MAX_BODY_BYTES },
@@ -119,6 +148,12 @@ export function createApp(deps: AppDependencies): Hono {
     return c.json(deps.provider.answerUserInput(threadId, body.requestId, body.answers));
   });
 
+  app.post("/api/threads/:threadId/turns/:turnId/cancel", async (c) => {
+    await readJsonBody(c, CancelTurnBodySchema, { allowEmpty: true });
+    const turn = await deps.provider.cancelTurn(c.req.param("threadId"), c.req.param("turnId"));
+    return c.json({ turn });
+  });
+
   app.get("/api/threads/:threadId/turns/:turnId/provider-input", (c) =>
     c.json(deps.threads.getProviderInput(c.req.param("threadId"), c.req.param("turnId"))),
   );
@@ -133,13 +168,30 @@ export function createApp(deps: AppDependencies): Hono {
       threadId,
       afterId,
       heartbeatMs,
+      ...(deps.maxEventStreams === undefined ? {} : { maxConnections: deps.maxEventStreams }),
+      ...(deps.maxQueuedEventChars === undefined
+        ? {}
+        : { maxQueuedChars: deps.maxQueuedEventChars }),
     });
   });
 
   app.get("/api/threads/:threadId/export.md", (c) => {
-    const { thread, markdown } = deps.threads.exportMarkdown(c.req.param("threadId"));
+    const { thread, parts } = deps.threads.exportMarkdown(c.req.param("threadId"));
     const fileName = `${thread.branchName ?? `thread-${thread.id}`}.md`.replace(/[^\w.-]/g, "-");
-    return c.body(markdown, 200, {
+    // Pulled a page at a time as the client reads, so a huge thread never sits in memory.
+    const iterator = parts[Symbol.iterator]();
+    const encoder = new TextEncoder();
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        const next = iterator.next();
+        if (next.done) controller.close();
+        else controller.enqueue(encoder.encode(next.value));
+      },
+      cancel() {
+        iterator.return?.();
+      },
+    });
+    return c.body(body, 200, {
       "content-type": "text/markdown; charset=utf-8",
       "content-disposition": `inline; filename="${fileName}"`,
     });
@@ -153,50 +205,16 @@ export function createApp(deps: AppDependencies): Hono {
   app.all("/api/*", (c) =>
     errorResponse(
       c,
-      404,
       "not_found",
       `No API route for ${c.req.method} ${new URL(c.req.url).pathname}.`,
     ),
   );
-  app.all("/api", (c) => errorResponse(c, 404, "not_found", "No API route here."));
+  app.all("/api", (c) => errorResponse(c, "not_found", "No API route here."));
 
   const serveStatic = createStaticHandler(deps.webDist);
   app.on(["GET", "HEAD"], "*", (c) => serveStatic(c));
   app.all("*", (c) => c.text("Method not allowed", 405));
   return app;
-}
-
-/**
- * Reads and validates a JSON body: malformed JSON is `invalid_json`, a wrong shape
- * `invalid_request` (both 400), naming the first offending field.
- */
-async function readJsonBody<S extends z.ZodType>(
-  c: Context,
-  schema: S,
-  options: { allowEmpty?: boolean } = {},
-): Promise<z.infer<S>> {
-  const text = await c.req.text();
-  let value: unknown;
-  if (text.trim() === "" && options.allowEmpty) {
-    value = {};
-  } else {
-    try {
-      value = JSON.parse(text);
-    } catch {
-      throw new DomainError(400, "invalid_json", "The request body is not valid JSON.");
-    }
-  }
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue && issue.path.length > 0 ? `${issue.path.join(".")}: ` : "";
-    throw new DomainError(
-      400,
-      "invalid_request",
-      `Invalid request body. ${where}${issue?.message ?? "unexpected shape"}`,
-    );
-  }
-  return parsed.data;
 }
 
 /** `limit`: a positive integer (larger values are capped by the caller). */
@@ -218,7 +236,7 @@ function parseQueryValue<T>(schema: z.ZodType<T, string>, raw: string): T {
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     const reason = parsed.error.issues[0]?.message ?? "invalid value";
-    throw new DomainError(400, "invalid_request", `${reason} (got "${raw.slice(0, 20)}").`);
+    throw new DomainError("invalid_request", `${reason} (got "${raw.slice(0, 20)}").`);
   }
   return parsed.data;
 }

@@ -2,10 +2,13 @@
  * Token auth for non-loopback deployments. With AUTH_TOKEN set, every /api request needs
  * `Authorization: Bearer <token>` or the `auth_token` cookie (EventSource cannot send headers).
  * Opening any page once with `?token=<token>` sets that cookie and redirects to the clean URL.
+ * The cookie counts only for same-origin requests: a page on another port of the same host is
+ * "same-site", so the browser sends it the SameSite cookie too.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
+import { isSameOriginOrNone } from "./browserSafety.ts";
 import { errorResponse } from "./errors.ts";
 
 export const AUTH_COOKIE = "auth_token";
@@ -41,16 +44,22 @@ export function authMiddleware(token: string | null): MiddlewareHandler {
     }
     const header = c.req.header("authorization");
     const bearer = header?.match(/^Bearer\s+(.+)$/i)?.[1]?.trim();
-    const cookie = getCookie(c, AUTH_COOKIE);
+    const cookie = sameOriginRequest(c) ? getCookie(c, AUTH_COOKIE) : undefined;
     if ((bearer && tokensMatch(bearer, token)) || (cookie && tokensMatch(cookie, token))) {
       return next();
     }
     c.header("WWW-Authenticate", 'Bearer realm="chat"');
     return errorResponse(
       c,
-      401,
       "unauthorized",
       "Missing or wrong access token. Send `Authorization: Bearer <token>` or open the app once with ?token=<token>.",
     );
   };
+}
+
+/** Same origin by the browser's own account (Sec-Fetch-Site) and by the Origin header. */
+function sameOriginRequest(c: Context): boolean {
+  const site = c.req.header("sec-fetch-site");
+  if (site !== undefined && site !== "same-origin" && site !== "none") return false;
+  return isSameOriginOrNone(c);
 }

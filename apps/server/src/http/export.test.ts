@@ -59,4 +59,20 @@ describe("GET /api/threads/:threadId/export.md", () => {
     expect(markdown.split("\n")[0]).toBe("# Empty \\# one");
     expect(markdown).not.toContain("## ");
   });
+
+  it("streams a thread longer than one read page whole and in order", async () => {
+    const thread = (await (await server.post("/api/threads", {})).json()) as Thread;
+    // 230 turns: 690 messages, several pages of the export's reader.
+    for (let i = 0; i < 230; i++) {
+      await server.post(`/api/threads/${thread.id}/turns`, { input: `Question ${i}` });
+    }
+    await server.provider.whenIdle();
+    const res = await server.request(`/api/threads/${thread.id}/export.md`);
+    expect(res.headers.get("content-length")).toBeNull();
+    const markdown = await res.text();
+    const questions = [...markdown.matchAll(/^Question (\d+)$/gm)].map((m) => Number(m[1]));
+    expect(questions).toEqual(Array.from({ length: 230 }, (_, i) => i));
+    expect(markdown.match(/^## /gm)).toHaveLength(690);
+    expect(markdown.match(/^Here is \*\*the answer\*\*\.$/gm)).toHaveLength(230);
+  });
 });

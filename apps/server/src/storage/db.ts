@@ -91,6 +91,36 @@ const MIGRATIONS: readonly string[] = [
   ) STRICT, WITHOUT ROWID;
   CREATE INDEX events_deltas ON events (message_id) WHERE message_id IS NOT NULL;
   `,
+  // 2: turns may end `cancelled` (stopped by the user). SQLite cannot change a CHECK constraint,
+  // so the table is rebuilt (foreign keys are off during migrations, see migrate()). The active
+  // turn of a thread is found through its own partial index, whatever the thread's size.
+  `
+  CREATE TABLE turns_v2 (
+    id TEXT PRIMARY KEY,
+    thread_id TEXT NOT NULL REFERENCES threads (id) ON DELETE CASCADE,
+    prompt_seq INTEGER NOT NULL,
+    status TEXT NOT NULL
+      CHECK (status IN ('running', 'waiting_for_input', 'completed', 'failed', 'cancelled')),
+    error_code TEXT,
+    error_message TEXT,
+    provider_input TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    completed_at TEXT
+  ) STRICT;
+  INSERT INTO turns_v2 SELECT id, thread_id, prompt_seq, status, error_code, error_message,
+    provider_input, created_at, completed_at FROM turns;
+  DROP TABLE turns;
+  ALTER TABLE turns_v2 RENAME TO turns;
+  CREATE UNIQUE INDEX turns_by_thread ON turns (thread_id, prompt_seq);
+  CREATE INDEX turns_unfinished ON turns (status) WHERE status IN ('running', 'waiting_for_input');
+  CREATE INDEX turns_active_by_thread ON turns (thread_id, prompt_seq)
+    WHERE status IN ('running', 'waiting_for_input');
+  `,
+  // 3: a turn's final answer for adapter history, found without reading any message text.
+  `
+  CREATE INDEX messages_final_answers ON messages (turn_id, seq, id)
+    WHERE kind = 'answer' AND status = 'complete';
+  `,
 ];
 
 /** Latest schema version this build knows. */
@@ -123,11 +153,22 @@ export function migrate(db: SqliteDatabase): void {
         "Upgrade the server or point DATA_DIR at another directory.",
     );
   }
-  for (let version = current; version < MIGRATIONS.length; version++) {
-    const sql = MIGRATIONS[version]!;
-    db.transaction(() => {
-      db.exec(sql);
-      db.pragma(`user_version = ${version + 1}`);
-    })();
+  if (current === MIGRATIONS.length) return;
+  // Table rebuilds drop and rename tables that others reference: foreign keys stay off while
+  // migrating (the pragma is a no-op inside a transaction) and are checked before each commit.
+  const foreignKeys = db.pragma("foreign_keys", { simple: true }) as number;
+  db.pragma("foreign_keys = OFF");
+  try {
+    for (let version = current; version < MIGRATIONS.length; version++) {
+      const sql = MIGRATIONS[version]!;
+      db.transaction(() => {
+        db.exec(sql);
+        const broken = db.pragma("foreign_key_check") as unknown[];
+        if (broken.length > 0) throw new Error(`Migration ${version + 1} broke foreign keys.`);
+        db.pragma(`user_version = ${version + 1}`);
+      })();
+    }
+  } finally {
+    if (foreignKeys) db.pragma("foreign_keys = ON");
   }
 }

@@ -1,6 +1,11 @@
 /**
  * The only module that knows SQL. Every method is synchronous (better-sqlite3) and uses
  * prepared statements; callers group writes that belong together with {@link ChatRepository.transaction}.
+ * Storage faults (disk full, read-only, I/O errors) leave it as {@link StorageUnavailableError}.
+ *
+ * A streaming message's text is not rewritten on every chunk: each flush appends one
+ * `message.delta` event row (O(chunk)), the text of a streaming message is its stored text plus
+ * those rows, and {@link ChatRepository.finishMessage} writes the whole text once at the end.
  */
 import { randomUUID } from "node:crypto";
 import type {
@@ -10,11 +15,12 @@ import type {
   Thread,
   Turn,
   TurnStatus,
+  UserInputQuestion,
   UserInputRequest,
 } from "@app/protocol";
-import type { ProviderHistoryEntry, UserInputQuestion } from "../providers/types.ts";
 import { DEFAULT_THREAD_TITLE } from "../titles.ts";
 import type { SqliteDatabase } from "./db.ts";
+import { translateStorageError } from "./storageErrors.ts";
 
 type ThreadRow = {
   id: string;
@@ -76,6 +82,21 @@ export interface UserInputRecord {
 export interface StoredEvent {
   id: number;
   event: ServerEvent;
+  /** The stored JSON of `event`. */
+  data: string;
+}
+
+/** One earlier turn as history: its provider input and its final complete answer, if any. */
+export interface HistoryTurn {
+  input: string;
+  answer: string | null;
+}
+
+/** How much history a turn may carry: whole turns, newest first, within both bounds. */
+export interface HistoryBudget {
+  maxTurns: number;
+  /** Budget over input plus answer, counted in UTF-8 bytes (never fewer than characters). */
+  maxChars: number;
 }
 
 /** A run of messages plus whether more exist on either side. */
@@ -84,6 +105,18 @@ export interface MessageWindow {
   hasOlder: boolean;
   hasNewer: boolean;
 }
+
+/**
+ * The newest `@limit` turns of thread `@thread` before prompt seq `@before`, each with the id of
+ * its final complete answer (null when it has none).
+ */
+const HISTORY_TURNS = `WITH h AS (
+  SELECT t.id AS turnId, t.prompt_seq AS seq, octet_length(t.provider_input) AS inputBytes,
+    (SELECT m.id FROM messages m
+      WHERE m.turn_id = t.id AND m.kind = 'answer' AND m.status = 'complete'
+      ORDER BY m.seq DESC LIMIT 1) AS answerId
+  FROM turns t WHERE t.thread_id = @thread AND t.prompt_seq < @before
+  ORDER BY t.prompt_seq DESC LIMIT @limit)`;
 
 const THREAD_COLUMNS =
   "id, title, title_source, branch_name, created_at, updated_at, message_count, last_seq, last_event_id";
@@ -127,29 +160,35 @@ export class ChatRepository {
       updateTurn: s(
         `UPDATE turns SET status = ?, error_code = ?, error_message = ?, completed_at = ? WHERE id = ?`,
       ),
+      // Served by the partial index turns_active_by_thread: cost independent of the thread's size.
       activeTurn: s(
-        `SELECT ${TURN_COLUMNS} FROM turns WHERE thread_id = ? AND status IN ('running', 'waiting_for_input')
+        `SELECT ${TURN_COLUMNS} FROM turns INDEXED BY turns_active_by_thread
+         WHERE thread_id = ? AND status IN ('running', 'waiting_for_input')
          ORDER BY prompt_seq LIMIT 1`,
       ),
       unfinishedTurns: s(
         `SELECT ${TURN_COLUMNS} FROM turns WHERE status IN ('running', 'waiting_for_input') ORDER BY created_at, prompt_seq`,
       ),
       providerInput: s("SELECT provider_input FROM turns WHERE id = ? AND thread_id = ?"),
-      historyTurns: s(
-        `SELECT t.provider_input AS input,
-           (SELECT m.text FROM messages m
-             WHERE m.turn_id = t.id AND m.kind = 'answer' AND m.status = 'complete'
-             ORDER BY m.seq DESC LIMIT 1) AS answer
-         FROM turns t WHERE t.thread_id = ? AND t.prompt_seq < ?
-         ORDER BY t.prompt_seq DESC LIMIT ?`,
+      // Sizes first (octet_length reads the record header, not the text), texts only for
+      // the turns that fit the budget.
+      historySizes: s(
+        `${HISTORY_TURNS}
+         SELECT h.inputBytes, (SELECT octet_length(text) FROM messages WHERE id = h.answerId) AS answerBytes
+         FROM h ORDER BY h.seq DESC`,
+      ),
+      historyTexts: s(
+        `${HISTORY_TURNS}
+         SELECT t.provider_input AS input, (SELECT text FROM messages WHERE id = h.answerId) AS answer
+         FROM h JOIN turns t ON t.id = h.turnId ORDER BY h.seq DESC`,
       ),
       insertMessage: s(
         `INSERT INTO messages (id, thread_id, turn_id, seq, role, kind, text, status, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       getMessage: s(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE id = ?`),
-      appendMessageText: s("UPDATE messages SET text = text || ? WHERE id = ?"),
-      setMessageStatus: s("UPDATE messages SET status = ? WHERE id = ?"),
+      finishMessage: s("UPDATE messages SET text = ?, status = ? WHERE id = ?"),
+      deltaRows: s("SELECT data FROM events WHERE message_id = ? ORDER BY thread_id, id"),
       streamingMessagesOfTurn: s(
         `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE turn_id = ? AND status = 'streaming' ORDER BY seq`,
       ),
@@ -159,7 +198,10 @@ export class ChatRepository {
       pageAfter: s(
         `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE thread_id = ? AND seq > ? ORDER BY seq LIMIT ?`,
       ),
-      allMessages: s(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE thread_id = ? ORDER BY seq`),
+      pageBetween: s(
+        `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE thread_id = ? AND seq > ? AND seq <= ?
+         ORDER BY seq LIMIT ?`,
+      ),
       insertUserInput: s(
         `INSERT INTO user_input_requests (id, thread_id, turn_id, questions, status, created_at)
          VALUES (?, ?, ?, ?, 'pending', ?)`,
@@ -192,9 +234,16 @@ export class ChatRepository {
     return this.#environmentId;
   }
 
-  /** Runs `fn` in one transaction (nested calls join the outer one). */
+  /**
+   * Runs `fn` in one transaction (nested calls join the outer one). A storage fault rolls it
+   * back and throws {@link StorageUnavailableError}.
+   */
   transaction<T>(fn: () => T): T {
-    return this.#db.transaction(fn)();
+    try {
+      return this.#db.transaction(fn)();
+    } catch (error) {
+      throw translateStorageError(error);
+    }
   }
 
   #loadEnvironmentId(): string {
@@ -207,14 +256,16 @@ export class ChatRepository {
   // Threads
 
   createThread(input: { id: string; title: string | null; now: string }): Thread {
-    this.#stmt.insertThread.run(
-      input.id,
-      input.title ?? DEFAULT_THREAD_TITLE,
-      input.title === null ? "default" : "custom",
-      input.now,
-      input.now,
-    );
-    return this.getThread(input.id)!.thread;
+    return this.transaction(() => {
+      this.#stmt.insertThread.run(
+        input.id,
+        input.title ?? DEFAULT_THREAD_TITLE,
+        input.title === null ? "default" : "custom",
+        input.now,
+        input.now,
+      );
+      return this.getThread(input.id)!.thread;
+    });
   }
 
   getThread(id: string): ThreadRecord | null {
@@ -349,20 +400,36 @@ export class ChatRepository {
   }
 
   /**
-   * History for the turn whose prompt sits at `beforeSeq`: up to `maxTurns` earlier turns, oldest
-   * first, each as its provider input (already expanded) and its final complete answer, if any.
+   * History for the turn whose prompt sits at `beforeSeq`, oldest first: the newest earlier
+   * turns that fit `budget` whole, each as its provider input (already expanded) and its final
+   * complete answer, if any. The first turn that does not fit ends the history, so it is always
+   * an unbroken run leading up to the new turn.
    */
-  historyBefore(threadId: string, beforeSeq: number, maxTurns: number): ProviderHistoryEntry[] {
-    const rows = this.#stmt.historyTurns.all(threadId, beforeSeq, maxTurns) as {
-      input: string;
-      answer: string | null;
+  historyBefore(threadId: string, beforeSeq: number, budget: HistoryBudget): HistoryTurn[] {
+    // Sizes first (octet_length reads a record header, not the text), then the texts of the
+    // turns that fit: the same newest-first order, cut at that count.
+    const sizes = this.#stmt.historySizes.all({
+      thread: threadId,
+      before: beforeSeq,
+      limit: budget.maxTurns,
+    }) as {
+      inputBytes: number;
+      answerBytes: number | null;
     }[];
-    const history: ProviderHistoryEntry[] = [];
-    for (const row of rows.reverse()) {
-      history.push({ role: "user", text: row.input });
-      if (row.answer !== null) history.push({ role: "assistant", text: row.answer });
+    let used = 0;
+    let count = 0;
+    for (const size of sizes) {
+      used += size.inputBytes + (size.answerBytes ?? 0);
+      if (used > budget.maxChars) break;
+      count++;
     }
-    return history;
+    if (count === 0) return [];
+    const texts = this.#stmt.historyTexts.all({
+      thread: threadId,
+      before: beforeSeq,
+      limit: count,
+    }) as HistoryTurn[];
+    return texts.reverse();
   }
 
   // Messages
@@ -399,20 +466,31 @@ export class ChatRepository {
 
   getMessage(id: string): Message | null {
     const row = this.#stmt.getMessage.get(id) as MessageRow | undefined;
-    return row ? toMessage(row) : null;
+    return row ? this.#toMessage(row) : null;
   }
 
-  appendMessageText(id: string, chunk: string): void {
-    this.#stmt.appendMessageText.run(chunk, id);
-  }
-
-  setMessageStatus(id: string, status: "complete" | "error"): Message {
-    this.#stmt.setMessageStatus.run(status, id);
+  /** Writes a message's whole text and final status (once, when it stops streaming). */
+  finishMessage(id: string, text: string, status: "complete" | "error"): Message {
+    this.#stmt.finishMessage.run(text, status, id);
     return this.getMessage(id)!;
   }
 
   streamingMessagesOfTurn(turnId: string): Message[] {
-    return (this.#stmt.streamingMessagesOfTurn.all(turnId) as MessageRow[]).map(toMessage);
+    return (this.#stmt.streamingMessagesOfTurn.all(turnId) as MessageRow[]).map((row) =>
+      this.#toMessage(row),
+    );
+  }
+
+  /** A streaming message's text is its stored text plus its stored delta rows, in order. */
+  #toMessage(row: MessageRow): Message {
+    const message = toMessage(row);
+    if (row.status !== "streaming") return message;
+    let text = row.text;
+    for (const { data } of this.#stmt.deltaRows.all(row.id) as { data: string }[]) {
+      const event = JSON.parse(data) as ServerEvent;
+      if (event.type === "message.delta" && event.offset === text.length) text += event.delta;
+    }
+    return { ...message, text };
   }
 
   /** Up to `limit` messages with seq < `beforeSeq` (null: the newest), oldest first. */
@@ -423,7 +501,10 @@ export class ChatRepository {
       limit + 1,
     ) as MessageRow[];
     const hasOlder = rows.length > limit;
-    const page = rows.slice(0, limit).reverse().map(toMessage);
+    const page = rows
+      .slice(0, limit)
+      .reverse()
+      .map((row) => this.#toMessage(row));
     return { messages: page, hasOlder, hasNewer: false };
   }
 
@@ -431,7 +512,7 @@ export class ChatRepository {
   messagesAfter(threadId: string, afterSeq: number, limit: number): MessageWindow {
     const rows = this.#stmt.pageAfter.all(threadId, afterSeq, limit + 1) as MessageRow[];
     const hasNewer = rows.length > limit;
-    const page = rows.slice(0, limit).map(toMessage);
+    const page = rows.slice(0, limit).map((row) => this.#toMessage(row));
     const first = page[0];
     const hasOlder = first ? this.#hasMessageBefore(threadId, first.seq) : afterSeq > 0;
     return { messages: page, hasOlder, hasNewer };
@@ -453,7 +534,8 @@ export class ChatRepository {
     olderTake = Math.min(older.length, limit - 1 - newerTake);
     const olderPart = older.slice(older.length - olderTake);
     const newerPart = newer.slice(0, newerTake);
-    const messages = [...olderPart.map(toMessage), anchor, ...newerPart.map(toMessage)];
+    const convert = (row: MessageRow) => this.#toMessage(row);
+    const messages = [...olderPart.map(convert), anchor, ...newerPart.map(convert)];
     return {
       messages,
       hasOlder: older.length > olderTake,
@@ -465,11 +547,17 @@ export class ChatRepository {
     return (this.#stmt.pageBefore.all(threadId, seq, 1) as MessageRow[]).length > 0;
   }
 
-  /** Every message of the thread, oldest first, read lazily (for exports). */
-  *iterateMessages(threadId: string): Generator<Message> {
-    for (const row of this.#stmt.allMessages.iterate(threadId) as Iterable<MessageRow>) {
-      yield toMessage(row);
-    }
+  /** Up to `limit` messages with `afterSeq` < seq <= `untilSeq`, oldest first (export pages). */
+  messagesBetween(threadId: string, afterSeq: number, untilSeq: number, limit: number): Message[] {
+    return (this.#stmt.pageBetween.all(threadId, afterSeq, untilSeq, limit) as MessageRow[]).map(
+      (row) => this.#toMessage(row),
+    );
+  }
+
+  /** Seq of the thread's newest message (0 when it has none). */
+  lastSeq(threadId: string): number {
+    const row = this.#stmt.getThread.get(threadId) as ThreadRow | undefined;
+    return row?.last_seq ?? 0;
   }
 
   // User-input requests
@@ -524,17 +612,11 @@ export class ChatRepository {
   // Events
 
   /** Appends an event to the thread's log and returns its id (next in the thread's sequence). */
-  appendEvent(threadId: string, event: ServerEvent): number {
+  appendEvent(threadId: string, event: ServerEvent, data = JSON.stringify(event)): number {
     const row = this.#stmt.bumpEventId.get(threadId) as { last_event_id: number } | undefined;
     if (!row) throw new Error(`Thread ${threadId} does not exist.`);
     const messageId = event.type === "message.delta" ? event.messageId : null;
-    this.#stmt.insertEvent.run(
-      threadId,
-      row.last_event_id,
-      event.type,
-      messageId,
-      JSON.stringify(event),
-    );
+    this.#stmt.insertEvent.run(threadId, row.last_event_id, event.type, messageId, data);
     return row.last_event_id;
   }
 
@@ -542,7 +624,7 @@ export class ChatRepository {
   eventsAfter(threadId: string, afterId: number, limit: number): StoredEvent[] {
     return (
       this.#stmt.eventsAfter.all(threadId, afterId, limit) as { id: number; data: string }[]
-    ).map((row) => ({ id: row.id, event: JSON.parse(row.data) as ServerEvent }));
+    ).map((row) => ({ id: row.id, event: JSON.parse(row.data) as ServerEvent, data: row.data }));
   }
 
   /** Drops the delta rows of a completed message: its message.completed event carries the text. */

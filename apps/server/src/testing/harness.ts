@@ -72,9 +72,12 @@ export interface TestServer extends RunningServer {
   getJson<T = unknown>(path: string): Promise<T>;
 }
 
+/** Options of {@link startTestServer}. */
+export type StartServerOptionsForTest = StartServerOptions & { dataDir?: string };
+
 /** Starts a server on 127.0.0.1 with a random port; `dataDir` defaults to a new temp dir. */
 export async function startTestServer(
-  options: StartServerOptions & { dataDir?: string } = {},
+  options: StartServerOptionsForTest = {},
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? (await makeTempDir());
   const running = await startServer({
@@ -83,6 +86,7 @@ export async function startTestServer(
     port: 0,
     webDist: join(dataDir, "no-web-dist"),
     workspaceDir: dataDir,
+    logLevel: "silent",
     ...options,
     dataDir,
   });
@@ -112,9 +116,15 @@ export interface SseEvent {
   data: string;
 }
 
+/** The browser's view of a stream: the Last-Event-ID it would send when reconnecting. */
+export interface SseCursor {
+  lastEventId: string;
+}
+
 /**
  * Opens an SSE stream and collects events until `until(events)` is true, then disconnects.
- * `lastEventId` is sent as the `Last-Event-ID` header.
+ * `lastEventId` is sent as the `Last-Event-ID` header. `cursor`, when given, tracks the id a
+ * browser would resume from, including `id:` lines that carry no event.
  */
 export async function collectSse(
   url: string,
@@ -123,6 +133,7 @@ export async function collectSse(
     headers?: Record<string, string>;
     until: (events: SseEvent[]) => boolean;
     onOpen?: () => void | Promise<void>;
+    cursor?: SseCursor;
   },
 ): Promise<SseEvent[]> {
   const controller = new AbortController();
@@ -148,7 +159,8 @@ export async function collectSse(
         const block = buffer.slice(0, end);
         buffer = buffer.slice(end + 2);
         const parsed = parseSseBlock(block);
-        if (parsed) events.push(parsed);
+        if (parsed && options.cursor && parsed.id !== null) options.cursor.lastEventId = parsed.id;
+        if (parsed && (parsed.data !== "" || parsed.event !== null)) events.push(parsed);
         end = buffer.indexOf("\n\n");
       }
     }
@@ -172,7 +184,9 @@ function parseSseBlock(block: string): SseEvent | null {
     else if (field === "event") event = value;
     else if (field === "data") data.push(value);
   }
-  return data.length === 0 && event === null ? null : { id, event, data: data.join("\n") };
+  return data.length === 0 && event === null && id === null
+    ? null
+    : { id, event, data: data.join("\n") };
 }
 
 /** A valid citation link with overridable fields. */

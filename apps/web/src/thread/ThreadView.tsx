@@ -25,6 +25,7 @@ import { useAssistantCitationTarget } from "../citations/useAssistantCitationTar
 import { useAssistantSelectionToolbar } from "../citations/useAssistantSelectionToolbar.tsx";
 import { useCitationReturn } from "../citations/useCitationReturn.ts";
 import type { ComposerHandle } from "../composer/Composer.tsx";
+import { StopTurnButton } from "../composer/StopTurnButton.tsx";
 import { Timeline, type TimelineHandle } from "../timeline/Timeline.tsx";
 import { useIdleOnce } from "./useIdleOnce.ts";
 import { useThread } from "./useThread.ts";
@@ -325,6 +326,7 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
       </CitationHereContext.Provider>
 
       <div className="thread-view__composer">
+        <StopTurnButton threadId={threadId} turnId={state.activeTurnId} />
         {/* Mounted after the first messages (see composerReady), so it never delays them. */}
         {!composerReady ? (
           <ComposerPlaceholder />

@@ -1,7 +1,8 @@
 /**
  * A small OpenAI-compatible chat-completions server for adapter tests, listening on 127.0.0.1
  * (port 0). It records each request and answers with a scripted reply: a stream written in
- * separate TCP writes, an error status, or a stream that stays open until the client leaves.
+ * separate TCP writes, an error status, a stream that stays open until the client leaves, one
+ * that drips a chunk at an interval forever, or a flood of chunks at full speed.
  */
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -21,7 +22,11 @@ export type FakeReply =
   | { type: "stream"; writes: Array<string | Uint8Array> }
   | { type: "error"; status: number; body: string; contentType?: string }
   /** Sends `writes`, then keeps the response open until the client disconnects. */
-  | { type: "hang"; writes: Array<string | Uint8Array> };
+  | { type: "hang"; writes: Array<string | Uint8Array> }
+  /** Sends `write` every `everyMs` until the client disconnects. */
+  | { type: "drip"; write: string; everyMs: number }
+  /** Sends `chunk(i)` for i < count as fast as the client reads (honouring backpressure). */
+  | { type: "flood"; count: number; chunk: (index: number) => string; end?: boolean };
 
 /** A running fake server. */
 export interface FakeOpenAiServer {
@@ -97,6 +102,30 @@ async function send(res: ServerResponse, reply: FakeReply, markGone: () => void)
   res.on("close", markGone);
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
   res.flushHeaders();
+  if (reply.type === "drip") {
+    while (!res.destroyed) {
+      res.write(reply.write);
+      await delay(reply.everyMs);
+    }
+    return;
+  }
+  if (reply.type === "flood") {
+    for (let i = 0; i < reply.count && !res.destroyed; i++) {
+      if (!res.write(reply.chunk(i))) {
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            res.off("drain", done);
+            res.off("close", done);
+            resolve();
+          };
+          res.on("drain", done);
+          res.on("close", done);
+        });
+      }
+    }
+    if (reply.end !== false && !res.destroyed) res.end(SSE_DONE);
+    return;
+  }
   for (const write of reply.writes) {
     if (res.destroyed) return;
     res.write(write);

@@ -1,0 +1,47 @@
+/**
+ * Storage faults: the disk is full, the database is read-only, or the device failed. They are
+ * not bugs in a request, so every storage implementation reports them as one error type, which
+ * the domain can wait out (a turn ends `failed` once that can be recorded) and the HTTP layer
+ * answers with 503 `storage_unavailable`.
+ */
+
+/** A write (or read) failed because the storage cannot serve it right now. */
+export class StorageUnavailableError extends Error {
+  override readonly name = "StorageUnavailableError";
+  /** The driver's code, e.g. `SQLITE_FULL`. */
+  readonly reason: string;
+
+  constructor(reason: string, options?: { cause?: unknown }) {
+    super(describe(reason), options);
+    this.reason = reason;
+  }
+}
+
+// SQLite result codes (primary and extended) that mean "the storage is unavailable", not "the
+// statement is wrong": full disk, read-only file or mount, I/O errors, a file that cannot be
+// opened, memory exhaustion and a lock held past busy_timeout.
+const FAULT_CODE = /^SQLITE_(FULL|READONLY|IOERR|CANTOPEN|NOMEM|BUSY|LOCKED|PROTOCOL)(_|$)/;
+
+/** True when `error` is a storage fault (already translated or a raw SQLite error). */
+export function isStorageFault(error: unknown): boolean {
+  if (error instanceof StorageUnavailableError) return true;
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && FAULT_CODE.test(code);
+}
+
+/** Returns a {@link StorageUnavailableError} for a storage fault, `error` itself otherwise. */
+export function translateStorageError(error: unknown): unknown {
+  if (error instanceof StorageUnavailableError || !isStorageFault(error)) return error;
+  return new StorageUnavailableError((error as { code: string }).code, { cause: error });
+}
+
+function describe(reason: string): string {
+  if (reason.startsWith("SQLITE_FULL")) return "The disk is full; the change was not saved.";
+  if (reason.startsWith("SQLITE_READONLY")) {
+    return "The data directory is read-only; the change was not saved.";
+  }
+  if (reason.startsWith("SQLITE_BUSY") || reason.startsWith("SQLITE_LOCKED")) {
+    return "The database is busy; the change was not saved.";
+  }
+  return `The storage failed (${reason}); the change was not saved.`;
+}
