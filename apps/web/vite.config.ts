@@ -4,13 +4,15 @@ import { defineConfig } from "vite";
 /**
  * Libraries get chunks of their own, apart from the app's code: the browser fetches them in
  * parallel (index.html preloads each), and an app-only change leaves them cached. Lexical is
- * left out so it stays in the lazily loaded composer chunk.
+ * left out so it stays in the lazily loaded composer chunk, and so are lowlight and highlight.js:
+ * the code highlighter and each language's grammar load on demand, in chunks of their own.
  */
 function vendorChunk(id: string): string | undefined {
   const match = /node_modules\/\.pnpm\/(@[^+/]+\+[^@/]+|[^@/]+)@/.exec(id);
   if (!match) return undefined;
   const name = match[1]!.replace("+", "/");
   if (name === "lexical" || name.startsWith("@lexical/")) return undefined;
+  if (name === "lowlight" || name === "highlight.js") return undefined;
   if (name === "react" || name === "react-dom" || name === "scheduler") return "vendor-react";
   if (name.startsWith("@legendapp/")) return "vendor-list";
   if (name.startsWith("@tanstack/")) return "vendor-router";

@@ -12,6 +12,7 @@ export const NODE_TESTS = [
   "src/composer/citationCommentPlacement.test.ts",
   "src/composer/composerSubmission.test.ts",
   "src/composer/composerTheme.test.ts",
+  "src/composer/draftLength.test.ts",
   "src/composer/promptOffsets.test.ts",
   "src/composer/promptTokens.test.ts",
   "src/copy/composeMarkdownCopy.test.ts",

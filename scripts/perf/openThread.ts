@@ -6,7 +6,8 @@
  * runs navigate again in one context (app assets cached, API data fetched anew). Each run also
  * records when the entry script, the thread detail and the newest page finished loading
  * (Resource Timing) and when DOMContentLoaded ended (the entry module has run), to show where
- * the time goes.
+ * the time goes, and when the first code block was shown highlighted (the highlighter and its
+ * grammar load lazily, in idle time after the first rows).
  */
 import type { Browser, Page } from "@playwright/test";
 import type { RigState } from "../../e2e/support/rig.ts";
@@ -24,6 +25,8 @@ export interface OpenRun {
   detail: number;
   /** responseEnd of the newest page `GET /api/threads/:id/messages?limit=`. */
   messages: number;
+  /** The first highlighted code block (`code[data-highlighted]`) was in the DOM. */
+  highlighted: number;
 }
 
 /** Result of {@link measureOpenThread}. */
@@ -52,6 +55,15 @@ export function recordFirstRow(): void {
     }
   });
   observer.observe(document, { childList: true, subtree: true });
+  const w2 = window as unknown as { __perfHighlighted?: number };
+  const highlights = new MutationObserver(() => {
+    if (document.querySelector("code[data-highlighted]")) {
+      w2.__perfHighlighted = performance.now();
+      highlights.disconnect();
+      console.log("perf:highlighted");
+    }
+  });
+  highlights.observe(document, { childList: true, subtree: true, attributes: true });
 }
 
 /** Resolves when {@link recordFirstRow} reports the first row; call it before navigating. */
@@ -64,8 +76,13 @@ export function waitForFirstRow(page: Page): Promise<unknown> {
 
 async function openOnce(page: Page, url: string): Promise<OpenRun> {
   const firstRow = waitForFirstRow(page);
+  const highlighted = page.waitForEvent("console", {
+    predicate: (message) => message.text() === "perf:highlighted",
+    timeout: 30_000,
+  });
   await page.goto(url);
   await firstRow;
+  await highlighted;
   return page.evaluate(() => {
     const resources = performance.getEntriesByType("resource") as PerformanceResourceTiming[];
     const end = (matches: (name: string) => boolean) =>
@@ -82,6 +99,7 @@ async function openOnce(page: Page, url: string): Promise<OpenRun> {
       domContentLoaded: navigation?.domContentLoadedEventEnd ?? 0,
       detail: end((name) => /\/api\/threads\/[^/?]+$/.test(name)),
       messages: end((name) => /\/messages\?/.test(name)),
+      highlighted: (window as unknown as { __perfHighlighted: number }).__perfHighlighted,
     };
   });
 }

@@ -1,6 +1,8 @@
 /**
- * (c) Typing into a composer that holds 100 chips (50 file mentions, 50 skills), restored from
- * a saved draft. For each keystroke the page records keydown `event.timeStamp` and the time of
+ * (c) Typing into a composer restored from a saved draft: one that holds 100 chips (50 file
+ * mentions, 50 skills), and a 120,000-character single-paragraph draft with 50 citation chips
+ * (over the limit once its quotes are expanded, so the live count and the disabled Send are
+ * part of what each keystroke may cost). For each keystroke the page records keydown `event.timeStamp` and the time of
  * the first animation frame after the editor's DOM changed, read after that frame painted
  * (a MessageChannel task queued from requestAnimationFrame). One key at a time: the next key is
  * pressed only after the previous one was measured.
@@ -15,12 +17,18 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Browser } from "@playwright/test";
 import type { RigState } from "../../e2e/support/rig.ts";
+import {
+  PROVIDER_INPUT_MAX_CHARS,
+  serializeAssistantCitation,
+} from "../../packages/citations/src/index.ts";
 import { newPerfContext } from "./rig.ts";
 import { median, percentile } from "./stats.ts";
 import { rendererMainTasks } from "./trace.ts";
 
 /** Result of {@link measureTyping}. */
 export interface TypingResult {
+  /** Characters in the restored draft. */
+  draftLength: number;
   chips: number;
   keystrokes: number;
   median: number;
@@ -32,6 +40,10 @@ export interface TypingResult {
   /** Renderer main-thread tasks over 16 ms CPU time while typing (input handling, rendering). */
   tasksOver16Cpu: number;
   longestTaskCpu: number;
+  /** Live length count measurements while typing (idle time, after the keystroke painted). */
+  countMeasurements: number;
+  countMedian: number;
+  countWorst: number;
 }
 
 /** A prompt with `count` chips: alternating `@path` mentions and `$skill` tokens between words. */
@@ -42,6 +54,71 @@ export function promptWithChips(count: number): string {
   }
   return `${parts.join(" and ")} `;
 }
+
+/**
+ * A single paragraph of exactly `length` characters (default 120,000) with `count` citation
+ * chips spread through it: the worst case the composer accepts as typed. Its quotes expand past
+ * the limit, so the composer shows "N over" and keeps Send disabled while the user types.
+ */
+export function promptWithQuotes(
+  ids: { environmentId: string; threadId: string },
+  count = 50,
+  length = PROVIDER_INPUT_MAX_CHARS,
+): string {
+  const links = Array.from({ length: count }, (_, i) =>
+    serializeAssistantCitation({
+      version: 1,
+      environmentId: ids.environmentId,
+      threadId: ids.threadId,
+      messageId: `message-${i}`,
+      text: `the quoted sentence number ${i} from an earlier answer, cited in full`,
+      start: 100 + i,
+      end: 170 + i,
+      prefix: "a little context before ",
+      suffix: " and after it",
+    }),
+  );
+  const words = "the draft goes on with ordinary words between the quotes ";
+  const filler = length - links.reduce((sum, link) => sum + link.length + 2, 0);
+  if (filler < count * 10) throw new Error("The quotes do not fit in the draft length.");
+  const per = Math.floor(filler / count);
+  let prompt = "";
+  for (let i = 0; i < count; i++) {
+    const size = i === count - 1 ? filler - per * (count - 1) : per;
+    prompt += `${words.repeat(Math.ceil(size / words.length)).slice(0, size)} ${links[i]} `;
+  }
+  return prompt;
+}
+
+/** What {@link measureTyping} types into. */
+export interface TypingDraft {
+  /** Thread title (shows in the sidebar while the script runs). */
+  title: string;
+  /** The draft's prompt string, restored from `localStorage` before the page loads. */
+  draft(thread: { environmentId: string; threadId: string }): string;
+  /** Selector of the chips the restored draft shows; the script waits for all of them. */
+  chipSelector: string;
+  chipCount: number;
+  /** Waited for before typing (e.g. the live count being shown), if given. */
+  readySelector?: string;
+}
+
+/** The 100-chip draft of the original measure. */
+export const HUNDRED_CHIPS: TypingDraft = {
+  title: "Perf: typing with 100 chips",
+  draft: () => promptWithChips(100),
+  chipSelector: "[data-composer-mention-chip], [data-composer-skill-chip]",
+  chipCount: 100,
+};
+
+/** The 120,000-character draft with 50 citation chips. */
+export const BIG_DRAFT_WITH_QUOTES: TypingDraft = {
+  title: "Perf: typing into a 120,000-character draft with 50 quotes",
+  draft: (thread) => promptWithQuotes(thread, 50),
+  chipSelector: "[data-composer-citation-chip]",
+  chipCount: 50,
+  readySelector: '[data-composer-length="over"]',
+};
 
 /** Installed in the page: pairs each keydown with the frame that shows its edit. */
 function installKeystrokeRecorder(): void {
@@ -92,20 +169,21 @@ function keyPhaseDelay(index: number): number {
 export async function measureTyping(
   browser: Browser,
   rig: RigState,
-  chipCount = 100,
+  subject: TypingDraft = HUNDRED_CHIPS,
   text = "typing after one hundred chips stays quick",
 ): Promise<TypingResult> {
   const created = await fetch(`${rig.baseURL}/api/threads`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ title: "Perf: typing with 100 chips" }),
+    body: JSON.stringify({ title: subject.title }),
   });
   if (!created.ok) throw new Error(`POST /api/threads answered ${created.status}`);
   const thread = (await created.json()) as { id: string };
 
   const context = await newPerfContext(browser);
   const page = await context.newPage();
-  const draft = promptWithChips(chipCount);
+  const draft = subject.draft({ environmentId: rig.environmentId, threadId: thread.id });
+  const chipCount = subject.chipCount;
   await page.addInitScript(
     ({ key, value }) => {
       if (sessionStorage.getItem("perf-draft-set") === null) {
@@ -117,9 +195,10 @@ export async function measureTyping(
   );
   await page.addInitScript(installKeystrokeRecorder);
   await page.goto(`${rig.baseURL}/${rig.environmentId}/${thread.id}`);
-  const chips = page.locator("[data-composer-mention-chip], [data-composer-skill-chip]");
+  const chips = page.locator(subject.chipSelector);
   await chips.nth(chipCount - 1).waitFor();
   const chipsShown = await chips.count();
+  if (subject.readySelector) await page.locator(subject.readySelector).waitFor();
 
   const box = page.getByRole("textbox", { name: "Message", exact: true });
   await box.click();
@@ -128,6 +207,7 @@ export async function measureTyping(
     const w = window as unknown as { __perfKeys: number[]; __perfWork: number[] };
     w.__perfKeys.length = 0;
     w.__perfWork.length = 0;
+    (w as unknown as { __perfTypingStart: number }).__perfTypingStart = performance.now();
   });
   await browser.startTracing(page, { categories: ["toplevel"] });
   let done = 0;
@@ -140,13 +220,22 @@ export async function measureTyping(
       done,
     );
   }
-  const { samples, work } = await page.evaluate(() => {
+  const { samples, work, counts } = await page.evaluate(() => {
     const w = window as unknown as { __perfKeys: number[]; __perfWork: number[] };
-    return { samples: w.__perfKeys, work: w.__perfWork };
+    // "composer:draft-length" (useDraftLength.ts): one entry per live count measurement.
+    const counts = performance
+      .getEntriesByName("composer:draft-length")
+      .filter(
+        (entry) =>
+          entry.startTime >= (w as unknown as { __perfTypingStart: number }).__perfTypingStart,
+      )
+      .map((entry) => entry.duration);
+    return { samples: w.__perfKeys, work: w.__perfWork, counts };
   });
   const tasks = rendererMainTasks(await browser.stopTracing());
   await context.close();
   return {
+    draftLength: draft.length,
     chips: chipsShown,
     keystrokes: samples.length,
     median: median(samples),
@@ -156,5 +245,8 @@ export async function measureTyping(
     workP95: percentile(work, 95),
     tasksOver16Cpu: tasks.filter((task) => task.cpu > 16).length,
     longestTaskCpu: Math.max(0, ...tasks.map((task) => task.cpu)),
+    countMeasurements: counts.length,
+    countMedian: counts.length > 0 ? median(counts) : 0,
+    countWorst: Math.max(0, ...counts),
   };
 }

@@ -51,6 +51,8 @@ class FakeEventSource {
 
 let detailFailures = 0;
 let requests: string[] = [];
+/** Turn posts to answer with a server error before one succeeds. */
+let turnFailures = 0;
 
 function json(status: number, body: unknown) {
   return new Response(JSON.stringify(body), {
@@ -63,6 +65,8 @@ beforeEach(() => {
   FakeEventSource.instances = [];
   requests = [];
   detailFailures = 1;
+  turnFailures = 0;
+  localStorage.clear();
   vi.stubGlobal("EventSource", FakeEventSource);
   vi.stubGlobal(
     "fetch",
@@ -91,6 +95,26 @@ beforeEach(() => {
           nextCursor: null,
           newerCursor: null,
           turns: [],
+        });
+      }
+      if (url === "/api/threads/t2/turns" && init?.method === "POST") {
+        if (turnFailures-- > 0)
+          return json(503, { error: { code: "storage_unavailable", message: "Disk is full" } });
+        const input = (JSON.parse(String(init.body)) as { input: string }).input;
+        return json(201, {
+          turn: {
+            id: "turn9",
+            threadId: "t2",
+            status: "running",
+            error: null,
+            createdAt: "2026-01-01T00:00:00.000Z",
+            completedAt: null,
+          },
+          message: {
+            ...message("m9", "user", "prompt", 1, input),
+            threadId: "t2",
+            turnId: "turn9",
+          },
         });
       }
       if (url === "/api/threads/t2") {
@@ -168,5 +192,53 @@ describe("app", () => {
     await waitFor(() => expect(router.state.location.pathname).toBe("/env/t2"));
     expect(requests).toContain("POST /api/threads");
     expect(await screen.findByText(/No messages yet/)).toBeInTheDocument();
+  });
+
+  it("sends the first prompt from the home page: creates the thread with it and opens it", async () => {
+    // A draft left on the home page (jsdom cannot type into the editor; e2e types for real).
+    localStorage.setItem("composer:draft:v1:home", "Plan the launch");
+    const user = userEvent.setup({ pointerEventsCheck: 0 });
+    const router = renderApp("/");
+    // The composer is its own lazily loaded chunk: slow to arrive on a busy machine.
+    await screen.findByText("Plan the launch", {}, { timeout: 10_000 });
+    await user.click(screen.getByRole("button", { name: "Send" }));
+    await waitFor(() => expect(router.state.location.pathname).toBe("/env/t2"), {
+      timeout: 10_000,
+    });
+    expect(requests.filter((r) => r.startsWith("POST"))).toEqual([
+      "POST /api/threads",
+      "POST /api/threads/t2/turns",
+    ]);
+    const body = vi
+      .mocked(fetch)
+      .mock.calls.find(([url]) => String(url) === "/api/threads/t2/turns")?.[1]?.body;
+    expect(JSON.parse(String(body))).toEqual({ input: "Plan the launch" });
+    // The home draft was sent, so it is not waiting on the home page any more.
+    expect(localStorage.getItem("composer:draft:v1:home") ?? "").toBe("");
+  });
+
+  it("keeps the home draft on a failed send and retries into the same new thread", async () => {
+    turnFailures = 1;
+    localStorage.setItem("composer:draft:v1:home", "Plan the launch");
+    const user = userEvent.setup({ pointerEventsCheck: 0 });
+    const router = renderApp("/");
+    const box = await screen.findByRole("textbox", { name: "Message" });
+    // The composer is its own lazily loaded chunk: slow to arrive on a busy machine.
+    await screen.findByText("Plan the launch", {}, { timeout: 10_000 });
+    await user.click(screen.getByRole("button", { name: "Send" }));
+    expect(await screen.findByRole("alert", {}, { timeout: 10_000 })).toHaveTextContent(
+      "Disk is full",
+    );
+    expect(router.state.location.pathname).toBe("/");
+    expect(box).toHaveTextContent("Plan the launch");
+    await user.click(screen.getByRole("button", { name: "Send" }));
+    await waitFor(() => expect(router.state.location.pathname).toBe("/env/t2"), {
+      timeout: 10_000,
+    });
+    expect(requests.filter((r) => r.startsWith("POST"))).toEqual([
+      "POST /api/threads",
+      "POST /api/threads/t2/turns",
+      "POST /api/threads/t2/turns",
+    ]);
   });
 });

@@ -1,13 +1,67 @@
-/** `/`: on wide screens the sidebar lists threads; the main pane welcomes the user. */
+import type { Thread } from "@app/protocol";
+import { useNavigate } from "@tanstack/react-router";
+import { lazy, memo, Suspense, useCallback, useRef } from "react";
+import { createThread, sendTurn } from "../api/client.ts";
+import { ComposerPlaceholder } from "../thread/ThreadView.tsx";
+import { upsertThreadInList } from "../threads/threadList.ts";
+
+// The same lazily loaded chunk as a thread's composer.
+const StableComposer = memo(
+  lazy(() => import("../composer/Composer.tsx").then((module) => ({ default: module.Composer }))),
+);
+
+/**
+ * The home composer's draft key (`composer:draft:v1:home`): not a thread id, so a draft started
+ * here survives a reload and never mixes with a thread's draft.
+ */
+export const HOME_COMPOSER_ID = "home";
+
+const noQuestion = null;
+const noAnswer = async () => {};
+
+/**
+ * `/`: on wide screens the sidebar lists threads; the main pane welcomes the user and offers a
+ * composer. Sending from it creates a thread with that first prompt and opens it.
+ */
 export function HomePage() {
+  const navigate = useNavigate();
+  // A thread created by a send that then failed is reused by the next attempt, so retrying
+  // never leaves empty threads behind.
+  const created = useRef<Thread | null>(null);
+
+  const onSend = useCallback(
+    async (prompt: string) => {
+      const thread = created.current ?? (await createThread());
+      created.current = thread;
+      upsertThreadInList(thread);
+      await sendTurn(thread.id, prompt);
+      created.current = null;
+      void navigate({
+        to: "/$environmentId/$threadId",
+        params: { environmentId: thread.environmentId, threadId: thread.id },
+      });
+    },
+    [navigate],
+  );
+
   return (
     <div className="home">
       <div className="home__card">
         <h1>Chat with the assistant</h1>
         <p>
-          Pick a thread from the list or start a new one. Select text in any reply to quote it in
-          your next message.
+          Ask anything below to start a new thread, or pick one from the list. Select text in any
+          reply to quote it in your next message.
         </p>
+      </div>
+      <div className="home__composer">
+        <Suspense fallback={<ComposerPlaceholder />}>
+          <StableComposer
+            threadId={HOME_COMPOSER_ID}
+            pendingUserInput={noQuestion}
+            onSend={onSend}
+            onAnswer={noAnswer}
+          />
+        </Suspense>
       </div>
     </div>
   );

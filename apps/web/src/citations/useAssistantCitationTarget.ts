@@ -8,6 +8,7 @@
  * (wheel, touch, navigation keys) or Escape cancels a navigation that has not revealed yet.
  */
 import { type RefObject, useCallback, useEffect, useReducer, useRef } from "react";
+import { unfoldMessage } from "../timeline/messageFold.ts";
 import type { TimelineHandle } from "../timeline/Timeline.tsx";
 import type { AssistantCitationActivation } from "./assistantCitationNavigation.ts";
 import {
@@ -152,6 +153,7 @@ export function useAssistantCitationTarget({
     // Step "unfold source if folded": a source hidden in a folded turn has no row, so it is
     // never "near"; the new session's `placement` unfolds its turn before the list first renders
     // (`turnsToUnfoldFor` in Timeline.tsx). Other folds (a long message's "Show more") unfold here.
+    unfoldMessage(positioning.messageId);
     if (!near) {
       latest.current.showMessage({
         messageId: positioning.messageId,

@@ -11,9 +11,10 @@ import { LexicalErrorBoundary } from "@lexical/react/LexicalErrorBoundary";
 import { HistoryPlugin } from "@lexical/react/LexicalHistoryPlugin";
 import { PlainTextPlugin } from "@lexical/react/LexicalPlainTextPlugin";
 import type { LexicalEditor } from "lexical";
-import { type JSX, type Ref, useCallback, useRef, useState } from "react";
+import { type JSX, type Ref, useCallback, useId, useRef, useState } from "react";
 import { listFiles } from "../api/client.ts";
 import { promptAfterSend } from "./composerSubmission.ts";
+import { DraftLengthCounter } from "./DraftLengthCounter.tsx";
 import { ComposerCitationNode } from "./nodes/ComposerCitationNode.tsx";
 import { MentionNode } from "./nodes/MentionNode.tsx";
 import { SkillNode } from "./nodes/SkillNode.tsx";
@@ -35,6 +36,7 @@ import { StashList } from "./StashList.tsx";
 import { UserInputQuestions } from "./UserInputQuestions.tsx";
 import { type ComposerHandle, useComposerHandle } from "./useComposerHandle.ts";
 import { useComposerSubmission } from "./useComposerSubmission.ts";
+import { useDraftLength } from "./useDraftLength.ts";
 import { useDraftPersistence } from "./useDraftPersistence.ts";
 import { useStashes } from "./useStashes.ts";
 import "./composer.css";
@@ -102,6 +104,9 @@ function ThreadComposer({
     });
   }, []);
   const focusEditor = useCallback(() => editorRef.current?.focus(), []);
+  // The live count near the limit; measured after edits, off the keystroke's path.
+  const draftLength = useDraftLength(readPrompt);
+  const lengthReasonId = useId();
 
   const drafts = useDraftPersistence({ threadId, editorRef, readPrompt, setStorageWarning });
   const { saveText } = drafts;
@@ -132,19 +137,23 @@ function ThreadComposer({
   });
   const { dismissNotice } = submission;
   const { scheduleSave } = drafts;
+  const { tracker: lengthTracker } = draftLength;
 
   const onEdit = useCallback(
     (userEdit: boolean) => {
       // A shown error or limit message goes away once the user changes the draft.
       if (userEdit) dismissNotice();
       scheduleSave();
+      lengthTracker.schedule();
     },
-    [dismissNotice, scheduleSave],
+    [dismissNotice, scheduleSave, lengthTracker],
   );
 
   useComposerHandle(ref, { editorRef, commentEditorRef, lastSelectionRef });
 
   const { inFlight, notice } = submission;
+  // Answers to a question have no limit; a message over it cannot be sent (the count says why).
+  const blockedByLength = draftLength.overLimit && pendingUserInput === null;
   const placeholder = pendingUserInput !== null ? "Type your answer…" : "Message…";
 
   return (
@@ -202,12 +211,14 @@ function ThreadComposer({
         <button type="button" onClick={stash.stashDraft} disabled={isEmpty}>
           Stash draft
         </button>
+        <DraftLengthCounter tracker={lengthTracker} reasonId={lengthReasonId} />
         <button
           type="button"
           className="composer-send"
           onClick={submission.submit}
           // Nothing to send until there is text or a chip (an answer may use picked options only).
-          disabled={inFlight || (isEmpty && pendingUserInput === null)}
+          disabled={inFlight || (isEmpty && pendingUserInput === null) || blockedByLength}
+          aria-describedby={blockedByLength ? lengthReasonId : undefined}
           aria-busy={inFlight}
         >
           Send

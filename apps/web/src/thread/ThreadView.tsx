@@ -42,7 +42,7 @@ const StableComposer = memo(
  * Holds the composer's place until it mounts, with the same box sizes (an empty input and a row
  * with one button), so the timeline above does not change height when the composer arrives.
  */
-function ComposerPlaceholder() {
+export function ComposerPlaceholder() {
   return (
     <div className="composer-placeholder-box" aria-hidden="true">
       <div className="composer-placeholder-box__input" />

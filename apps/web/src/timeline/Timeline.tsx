@@ -21,8 +21,10 @@ import type { ApiError } from "../api/client.ts";
 import { citationCopyHtml } from "../copy/citationCopyHtml.ts";
 import { selectionToMarkdown } from "../copy/selectionMarkdown.ts";
 import { warmMarkdownCache } from "../markdown/markdownBlockCache.ts";
+import { subscribeMessageFolds } from "./messageFold.ts";
 import type { PromptMetrics } from "./plainTextLines.ts";
 import { readPromptMetrics } from "./promptMetrics.ts";
+import { revealFoldedTextOnReach } from "./revealFoldedText.ts";
 import {
   type TimelineActions,
   TimelineActionsContext,
@@ -232,6 +234,11 @@ export const Timeline = memo(function Timeline({
     observer.observe(root);
     return () => observer.disconnect();
   }, []);
+  // Reaching the clipped text of a folded long message (selection, Tab) unfolds it.
+  useEffect(() => {
+    const root = wrapperRef.current;
+    return root === null ? undefined : revealFoldedTextOnReach(root);
+  }, []);
   const [expandedTurns, setExpandedTurns] = useState<ReadonlySet<string>>(() =>
     turnsToUnfoldFor(placement?.messageId, { order, messagesById, turnsById, activeTurnId }),
   );
@@ -286,6 +293,18 @@ export const Timeline = memo(function Timeline({
       return next;
     });
   }, []);
+
+  // A long message opening or closing changes a row's height under the reader. For a moment the
+  // list neither follows the end nor keeps a row below it still: the message then opens
+  // downwards from where the reader is, and MessageFoldToggle keeps the rows below it in place
+  // when it closes.
+  const [foldHold, setFoldHold] = useState(false);
+  useEffect(() => subscribeMessageFolds(() => setFoldHold(true)), []);
+  useEffect(() => {
+    if (!foldHold) return;
+    const timer = setTimeout(() => setFoldHold(false), 300);
+    return () => clearTimeout(timer);
+  }, [foldHold]);
 
   useEffect(() => {
     if (!holdPosition) return;
@@ -367,7 +386,7 @@ export const Timeline = memo(function Timeline({
   }, []);
 
   // Follow new messages only while the newest range is shown, and not while the reader selects.
-  const follow = !positioning && !holdPosition && reachedEnd && !followHold.held;
+  const follow = !positioning && !holdPosition && !foldHold && reachedEnd && !followHold.held;
   const alwaysRender = useMemo(
     () =>
       pinnedMessageIds && pinnedMessageIds.length > 0 ? { keys: [...pinnedMessageIds] } : undefined,
@@ -412,7 +431,9 @@ export const Timeline = memo(function Timeline({
           alignItemsAtEnd
           maintainScrollAtEnd={follow ? { animated: false } : false}
           maintainScrollAtEndThreshold={0.1}
-          maintainVisibleContentPosition={positioning ? false : { data: true, size: true }}
+          maintainVisibleContentPosition={
+            positioning || foldHold ? false : { data: true, size: true }
+          }
           onStartReached={onStartReached}
           onEndReached={onEndReached}
           onEndReachedThreshold={0.6}

@@ -1,8 +1,10 @@
 import type { Message } from "@app/protocol";
-import { createContext, memo, useContext } from "react";
+import { createContext, memo, useContext, useMemo } from "react";
 import { citationCopyHtml } from "../copy/citationCopyHtml.ts";
 import { ChatMarkdown } from "../markdown/ChatMarkdown.tsx";
 import { CopyButton } from "../ui/CopyButton.tsx";
+import { MessageFoldToggle, useMessageUnfolded } from "./MessageFoldToggle.tsx";
+import { isLongMessage, keepStreamedMessageUnfolded } from "./messageFold.ts";
 import { foldLabel, type TimelineRow } from "./timelineRows.ts";
 
 /** Row-level actions, provided once by the Timeline so rows need no callback props. */
@@ -30,6 +32,15 @@ const MessageView = memo(function MessageView({
 }) {
   const isAssistant = message.role === "assistant";
   const streaming = message.status === "streaming";
+  // Long messages fold (messageFold.ts); one the reader watched stream in stays open.
+  if (streaming) keepStreamedMessageUnfolded(message.id);
+  const long = useMemo(
+    () => !streaming && isLongMessage(message.role, message.text),
+    [streaming, message.role, message.text],
+  );
+  const unfolded = useMessageUnfolded(message.id);
+  const clipped = long && !unfolded;
+  const bodyId = `message-body-${message.id}`;
   return (
     <article
       className={`message message--${message.role} message--${message.kind}${folded ? " message--folded" : ""}`}
@@ -38,6 +49,7 @@ const MessageView = memo(function MessageView({
       data-kind={message.kind}
       data-turn-id={message.turnId}
       data-status={message.status}
+      data-long-message={long ? (clipped ? "folded" : "unfolded") : undefined}
       aria-label={speakerLabel(message)}
       // Focusable by script only: a jump moves focus to the source message.
       tabIndex={-1}
@@ -50,6 +62,7 @@ const MessageView = memo(function MessageView({
       ) : null}
       <div
         className="message__body"
+        id={bodyId}
         {...(isAssistant ? { "data-assistant-citation-source": message.id } : {})}
       >
         {message.text === "" && streaming ? (
@@ -59,9 +72,23 @@ const MessageView = memo(function MessageView({
             <span />
           </span>
         ) : (
-          <ChatMarkdown text={message.text} streaming={streaming} flavor={message.role} />
+          <ChatMarkdown
+            text={message.text}
+            streaming={streaming}
+            flavor={message.role}
+            {...(clipped ? { className: "chat-markdown--folded" } : {})}
+          />
         )}
       </div>
+      {long ? (
+        // Keyed: the list reuses rows for other messages; the button's focus belongs to this one.
+        <MessageFoldToggle
+          key={message.id}
+          messageId={message.id}
+          folded={clipped}
+          bodyId={bodyId}
+        />
+      ) : null}
       {message.text !== "" ? (
         <div className="message__actions" data-text-stream="skip">
           {/* Keyed: the list reuses rows for other messages, and "Copied" belongs to this one. */}

@@ -6,6 +6,7 @@
  * and identity across updates, and a caller can find the row of any message by its id.
  */
 import type { Message, Turn } from "@app/protocol";
+import { isLongMessage } from "./messageFold.ts";
 import { countWrappedLines, isPlainParagraph, type PromptMetrics } from "./plainTextLines.ts";
 
 /** One row of the virtual list. */
@@ -181,7 +182,10 @@ export function rowSizeClass(row: TimelineRow, promptMetrics: PromptMetrics | nu
   if (cached !== undefined && cached.metricsKey === metricsKey) return cached.sizeClass;
   const { text } = message;
   let sizeClass: string;
-  if (promptMetrics !== null && message.role === "user" && isPlainParagraph(text)) {
+  if (isLongMessage(message.role, text)) {
+    // Folded to a fixed number of lines (messageFold.ts), whatever its length.
+    sizeClass = `${message.role}:${message.kind}:long`;
+  } else if (promptMetrics !== null && message.role === "user" && isPlainParagraph(text)) {
     const lines = countWrappedLines(text, promptMetrics.maxWidth, promptMetrics.widthOf);
     sizeClass = `${message.role}:${message.kind}:lines${lines}`;
   } else {
