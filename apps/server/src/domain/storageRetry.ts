@@ -7,23 +7,24 @@ import { isStorageFault } from "../storage/storageErrors.ts";
 
 export class StorageRetry {
   readonly #intervalMs: number;
-  readonly #jobs: (() => void)[] = [];
+  readonly #jobs: (() => Promise<void>)[] = [];
   #timer: NodeJS.Timeout | undefined;
   #idle: (() => void)[] = [];
+  #retrying: Promise<void> | null = null;
 
   constructor(intervalMs: number) {
     this.#intervalMs = intervalMs;
   }
 
   /** Runs `job` now; on a storage fault, keeps it for later. Other errors are thrown. */
-  run(job: () => void): void {
+  async run(job: () => Promise<void>): Promise<void> {
     if (this.#jobs.length > 0) {
       // Keep order: a later write must not land before an earlier one still waiting.
       this.#jobs.push(job);
       return;
     }
     try {
-      job();
+      await job();
     } catch (error) {
       if (!isStorageFault(error)) throw error;
       this.#jobs.push(job);
@@ -43,12 +44,19 @@ export class StorageRetry {
   }
 
   /** Tries the waiting writes now (tests; also the timer). */
-  retryNow(): void {
+  retryNow(): Promise<void> {
+    this.#retrying ??= this.#retry().finally(() => {
+      this.#retrying = null;
+    });
+    return this.#retrying;
+  }
+
+  async #retry(): Promise<void> {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     while (this.#jobs.length > 0) {
       try {
-        this.#jobs[0]!();
+        await this.#jobs[0]!();
       } catch (error) {
         if (!isStorageFault(error)) {
           console.error("A deferred write failed and was dropped:", error);
@@ -72,7 +80,7 @@ export class StorageRetry {
 
   #schedule(): void {
     if (this.#timer !== undefined) return;
-    this.#timer = setTimeout(() => this.retryNow(), this.#intervalMs);
+    this.#timer = setTimeout(() => void this.retryNow(), this.#intervalMs);
     this.#timer.unref();
   }
 }

@@ -116,6 +116,12 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX turns_active_by_thread ON turns (thread_id, prompt_seq)
     WHERE status IN ('running', 'waiting_for_input');
   `,
+  // 3: the turn queue lives in the database. A process that runs a turn holds a lease on it
+  // (owner id and expiry in ms since the epoch); an unleased unfinished turn is queued.
+  `
+  ALTER TABLE turns ADD COLUMN lease_owner TEXT;
+  ALTER TABLE turns ADD COLUMN lease_expires_at INTEGER;
+  `,
 ];
 
 /** Latest schema version this build knows. */

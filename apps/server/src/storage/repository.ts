@@ -75,6 +75,17 @@ export interface ThreadRecord {
 export interface UserInputRecord {
   request: UserInputRequest;
   status: "pending" | "answered" | "cancelled";
+  /** The answers once `answered`. */
+  answers: Record<string, string> | null;
+}
+
+/**
+ * The oldest unfinished turn of a thread, as the turn queue sees it: `queued` (no lease, free
+ * to claim), `leased` (a live process runs it) or `expired` (its process stopped renewing).
+ */
+export interface QueueHead {
+  turn: Turn;
+  state: "queued" | "leased" | "expired";
 }
 
 /** A persisted SSE event. */
@@ -214,6 +225,23 @@ export class ChatRepository {
         "SELECT id, data FROM events WHERE thread_id = ? AND id > ? ORDER BY id LIMIT ?",
       ),
       deleteDeltas: s("DELETE FROM events WHERE message_id = ?"),
+      queueHead: s(
+        `SELECT ${TURN_COLUMNS}, lease_owner, lease_expires_at FROM turns INDEXED BY turns_active_by_thread
+         WHERE thread_id = ? AND status IN ('running', 'waiting_for_input')
+         ORDER BY prompt_seq LIMIT 1`,
+      ),
+      claimTurn: s(
+        "UPDATE turns SET lease_owner = ?, lease_expires_at = ? WHERE id = ? RETURNING provider_input",
+      ),
+      renewLease: s(
+        `UPDATE turns SET lease_expires_at = ?
+         WHERE id = ? AND lease_owner = ? AND status IN ('running', 'waiting_for_input')`,
+      ),
+      threadsAwaitingTurns: s(
+        `SELECT DISTINCT thread_id FROM turns
+         WHERE status IN ('running', 'waiting_for_input')
+           AND (lease_expires_at IS NULL OR lease_expires_at < ?)`,
+      ),
     };
     this.#environmentId = this.#loadEnvironmentId();
   }
@@ -416,6 +444,46 @@ export class ChatRepository {
       answer:
         answerId === null ? null : (this.#stmt.messageText.get(answerId) as { text: string }).text,
     }));
+  }
+
+  // The turn queue (one writer at a time already: BEGIN IMMEDIATE holds SQLite's write lock)
+
+  /** Serializes claims on a thread's queue until the transaction ends (a no-op in SQLite). */
+  lockTurnQueue(_threadId: string): void {}
+
+  /** The thread's oldest unfinished turn and its lease state, or null when none is left. */
+  queueHead(threadId: string): QueueHead | null {
+    const row = this.#stmt.queueHead.get(threadId) as
+      | (TurnRow & { lease_owner: string | null; lease_expires_at: number | null })
+      | undefined;
+    if (!row) return null;
+    const state =
+      row.lease_expires_at === null
+        ? "queued"
+        : row.lease_expires_at < Date.now()
+          ? "expired"
+          : "leased";
+    return { turn: toTurn(row), state };
+  }
+
+  /** Leases a turn to `owner` for `leaseMs`; returns its provider input. */
+  claimTurn(turnId: string, owner: string, leaseMs: number): string {
+    const row = this.#stmt.claimTurn.get(owner, Date.now() + leaseMs, turnId) as {
+      provider_input: string;
+    };
+    return row.provider_input;
+  }
+
+  /** Extends `owner`'s lease; false when the turn has ended or is no longer its own. */
+  renewLease(turnId: string, owner: string, leaseMs: number): boolean {
+    return this.#stmt.renewLease.run(Date.now() + leaseMs, turnId, owner).changes === 1;
+  }
+
+  /** Threads with an unfinished turn that nobody holds a live lease on (queued or abandoned). */
+  threadsAwaitingTurns(): string[] {
+    return (this.#stmt.threadsAwaitingTurns.all(Date.now()) as { thread_id: string }[]).map(
+      (row) => row.thread_id,
+    );
   }
 
   // Messages
@@ -661,5 +729,6 @@ function toUserInput(row: UserInputRow): UserInputRecord {
       createdAt: row.created_at,
     },
     status: row.status,
+    answers: row.answers === null ? null : (JSON.parse(row.answers) as Record<string, string>),
   };
 }
