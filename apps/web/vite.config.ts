@@ -18,9 +18,28 @@ function vendorChunk(id: string): string | undefined {
   return "vendor-markdown"; // react-markdown, remark-gfm and the unified/micromark packages
 }
 
+const API_TARGET = "http://127.0.0.1:4310";
+
 export default defineConfig({
   plugins: [react()],
-  server: { proxy: { "/api": "http://127.0.0.1:4310" } },
+  server: {
+    proxy: {
+      "/api": {
+        target: API_TARGET,
+        // The API answers only to its own Host and Origin (DNS-rebinding and CSRF checks):
+        // present requests from this dev server's own pages as the API's own.
+        changeOrigin: true,
+        configure: (proxy) => {
+          proxy.on("proxyReq", (proxyReq, req) => {
+            const origin = req.headers.origin;
+            if (origin !== undefined && origin === `http://${req.headers.host}`) {
+              proxyReq.setHeader("origin", API_TARGET);
+            }
+          });
+        },
+      },
+    },
+  },
   build: {
     outDir: "dist",
     chunkSizeWarningLimit: 2000,

@@ -12,7 +12,7 @@ import { makeTempDir, removeDir } from "../src/testing/harness.ts";
 
 const CLIENTS = 50;
 const TURNS_PER_CLIENT = 20;
-const THREADS = 10;
+const THREADS = 50;
 
 const dataDir = await makeTempDir("chat-bench-clients-");
 const server: RunningServer = await startServer({

@@ -30,7 +30,20 @@ const LEFTOVER_LINK = /\[Assistant quote\]\(t3-citation:[^\s)]*\)|t3-citation:\S
  * Returns {@link DEFAULT_THREAD_TITLE} when nothing readable is left.
  */
 export function deriveThreadTitle(prompt: string): string {
-  const text = readablePlainText(prompt)
+  return titleFromPlainText(readablePlainText(prompt));
+}
+
+/**
+ * The title and the branch name of a first prompt together: the prompt's plain text is built
+ * once (the costly part on a 120,000-character prompt with many citations).
+ */
+export function deriveThreadNames(prompt: string): { title: string; branchName: string } {
+  const plain = readablePlainText(prompt);
+  return { title: titleFromPlainText(plain), branchName: branchFromPlainText(plain) };
+}
+
+function titleFromPlainText(plain: string): string {
+  const text = plain
     .replace(/\p{Cc}/gu, " ")
     .replace(/\s+/g, " ")
     .trim();
@@ -46,7 +59,11 @@ export function deriveThreadTitle(prompt: string): string {
  * {@link DEFAULT_BRANCH_NAME}.
  */
 export function deriveBranchName(prompt: string): string {
-  let slug = readablePlainText(prompt)
+  return branchFromPlainText(readablePlainText(prompt));
+}
+
+function branchFromPlainText(plain: string): string {
+  let slug = plain
     .normalize("NFKD")
     .toLowerCase()
     .normalize("NFKD")

@@ -199,7 +199,11 @@ export const FileListSchema = z.object({ files: z.array(z.string()) });
  * Server-sent events on `GET /api/threads/:threadId/events`. Each has an `id:` (a per-thread
  * increasing integer) so a reconnecting client resumes with `Last-Event-ID` and sees every
  * event after it exactly once. `message.delta` carries `offset` (the length of the text before
- * this chunk) so a client can drop a chunk it already applied.
+ * this chunk) so a client can drop a chunk it already applied, or the part of it it has.
+ * Live chunks of a streaming message arrive at once and WITHOUT an `id:` (they are stored every
+ * ~100 ms); when the stored row covering them commits, the stream sends a bare `id:` line that
+ * moves the client's Last-Event-ID without dispatching an event. A client therefore applies
+ * `message.delta` by offset, never drops one for repeating the previous event's id.
  */
 export const ServerEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("message.created"), message: MessageSchema }),

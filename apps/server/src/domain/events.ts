@@ -65,7 +65,11 @@ export class ThreadEventLog {
    */
   atomically<T>(fn: (w: EventTx) => Promise<T>): Promise<T> {
     return this.#store.transaction((tx) =>
-      fn({ tx, publish: (threadId, event) => tx.appendEvent(threadId, event) }),
+      fn({
+        tx,
+        // Serialized once, for the stored row and for every listener.
+        publish: (threadId, event) => tx.appendEvent(threadId, event, JSON.stringify(event)),
+      }),
     );
   }
 
@@ -130,9 +134,7 @@ export class ThreadEventLog {
   #deliver(threadId: string, events: StoredEvent[]): void {
     const set = this.#listeners.get(threadId);
     if (!set) return;
-    for (const { id, event } of events) {
-      this.#notify(set, { id, event, data: JSON.stringify(event) });
-    }
+    for (const stored of events) this.#notify(set, stored);
   }
 
   #notify(set: Set<EventListener>, live: LiveEvent): void {

@@ -30,7 +30,8 @@ import type {
   UserInputQuestion,
 } from "../providers/types.ts";
 import type { ChatStore, HistoryBudget, HistoryTurn } from "../storage/chatStore.ts";
-import { deriveBranchName, deriveThreadTitle } from "../titles.ts";
+import { isStorageFault } from "../storage/storageErrors.ts";
+import { deriveThreadNames } from "../titles.ts";
 import { DomainError, threadNotFound } from "./errors.ts";
 import type { EventTx, ThreadEventLog } from "./events.ts";
 import { StorageRetry } from "./storageRetry.ts";
@@ -217,11 +218,12 @@ export class ProviderService {
       await w.publish(threadId, { type: "turn.updated", turn: stored.turn });
       if (isFirstPrompt) {
         const named = record.titleSource === "default";
+        const names = deriveThreadNames(trimmed);
         const thread = await w.tx.setThreadTitle({
           id: threadId,
-          title: named ? deriveThreadTitle(trimmed) : record.thread.title,
+          title: named ? names.title : record.thread.title,
           titleSource: named ? "prompt" : "custom",
-          branchName: deriveBranchName(trimmed),
+          branchName: names.branchName,
           now,
         });
         await w.publish(threadId, { type: "thread.updated", thread });
@@ -443,10 +445,12 @@ export class ProviderService {
     } catch (error) {
       outcome = controller.signal.aborted
         ? stopOutcome(controller.signal)
-        : {
-            status: "failed",
-            error: { code: "provider_error", message: providerErrorMessage(error) },
-          };
+        : isStorageFault(error)
+          ? (new TurnStop("storage_unavailable", storageMessage(error)).outcome() as TurnOutcome)
+          : {
+              status: "failed",
+              error: { code: "provider_error", message: providerErrorMessage(error) },
+            };
     } finally {
       deadlines.stop();
       writer.close();
@@ -728,6 +732,11 @@ function seconds(ms: number): string {
 
 function shuttingDown(): DomainError {
   return new DomainError("shutting_down", "The server is shutting down. Try again shortly.");
+}
+
+function storageMessage(error: unknown): string {
+  const detail = error instanceof Error ? ` ${error.message}` : "";
+  return `The server could not read or save this turn, so it was stopped.${detail}`;
 }
 
 function providerErrorMessage(error: unknown): string {

@@ -61,6 +61,7 @@ export class TurnWriter {
   #pendingChars = 0;
   #open = true;
   #timer: NodeJS.Timeout | undefined;
+  #completing: NodeJS.Immediate | undefined;
   /** Queued writes, one at a time, in order. */
   #writes: Promise<void> = Promise.resolve();
   #flushQueued = false;
@@ -140,6 +141,8 @@ export class TurnWriter {
     this.#open = false;
     clearTimeout(this.#timer);
     this.#timer = undefined;
+    clearImmediate(this.#completing);
+    this.#completing = undefined;
   }
 
   /**
@@ -205,17 +208,30 @@ export class TurnWriter {
     }
   }
 
+  /**
+   * Stored after the current burst of work: when the adapter returns right after completing its
+   * answer (the usual case), the turn's final record stores the message in the same transaction.
+   */
   #complete(message: BufferedMessage): void {
     if (message.completed) return;
     message.completed = true;
     if (!this.#open) return;
     this.#o.onActivity();
+    this.#completing ??= setImmediate(() => this.#storeCompleted());
+  }
+
+  #storeCompleted(): void {
+    this.#completing = undefined;
+    if (!this.#open) return;
     clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#enqueue(async () => {
-      if (message.finished) return;
-      await this.#commit((w) => this.#finish(w, message, "complete"));
-      message.finished = true;
+      const done = this.#messages.filter((message) => message.completed && !message.finished);
+      if (done.length === 0) return;
+      await this.#commit(async (w) => {
+        for (const message of done) await this.#finish(w, message, "complete");
+      });
+      for (const message of done) message.finished = true;
     });
   }
 

@@ -172,7 +172,7 @@ export function streamThreadEvents(
         if (page.length === 0) break;
         for (const item of page) {
           if (closed) break;
-          await send({ id: item.id, event: item.event, data: JSON.stringify(item.event) });
+          await send(item);
           lastSent = item.id;
         }
       }

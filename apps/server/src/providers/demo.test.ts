@@ -158,6 +158,15 @@ describe("demo provider: citation account", () => {
   });
 });
 
+describe("demo provider: a long reply", () => {
+  it('writes the answer out 40 times when the prompt says "long reply"', async () => {
+    const short = await answerOf("Please write it");
+    const long = await answerOf("Please write it, LONG REPLY");
+    expect(long.match(/^### Part \d+$/gm)).toHaveLength(40);
+    expect(long.length).toBeGreaterThan(40 * short.length * 0.9);
+  });
+});
+
 describe("demo provider: turns with several messages", () => {
   it('sends two progress messages first when the prompt says "progress"', async () => {
     const { messages } = await runDemo({ input: "Show PROGRESS updates" });

@@ -9,6 +9,8 @@
  * - "ask me": asks the question `choice` ("Which option should I use?", options A and B) through
  *   ctx.requestUserInput and quotes the answers verbatim in the reply.
  * - "progress", or every 3rd turn: one or two "progress" messages come before the answer.
+ * - "long reply": the answer is written out 40 times (a reply that streams for a while, to
+ *   try **Stop**).
  */
 import type {
   ProviderAdapter,
@@ -60,6 +62,8 @@ const OPEN_TAG = "<assistant_citations>";
 const CLOSE_TAG = "</assistant_citations>";
 const DEFAULT_CHUNK_DELAY_MS = 15;
 const DEFAULT_CHUNK_SIZE = 24;
+/** How often a "long reply" repeats the answer. */
+const LONG_REPLY_REPEATS = 40;
 /** Echoed quotes and comments are shortened so the account stays short. */
 const MAX_ECHO_CODE_POINTS = 160;
 
@@ -129,7 +133,14 @@ export function planDemoTurn(
     fails: lower.includes("fail please"),
     progress,
     asksUser: lower.includes("ask me"),
-    answer: (answers) => composeAnswer({ userText, turnNumber, citations, answers }),
+    answer: (answers) => {
+      const answer = composeAnswer({ userText, turnNumber, citations, answers });
+      if (!lower.includes("long reply")) return answer;
+      return Array.from(
+        { length: LONG_REPLY_REPEATS },
+        (_, i) => `### Part ${i + 1}\n\n${answer}`,
+      ).join("\n\n");
+    },
   };
 }
 

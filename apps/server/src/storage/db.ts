@@ -116,7 +116,12 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX turns_active_by_thread ON turns (thread_id, prompt_seq)
     WHERE status IN ('running', 'waiting_for_input');
   `,
-  // 3: the turn queue lives in the database. A process that runs a turn holds a lease on it
+  // 3: a turn's final answer for adapter history, found without reading any message text.
+  `
+  CREATE INDEX messages_final_answers ON messages (turn_id, seq, id)
+    WHERE kind = 'answer' AND status = 'complete';
+  `,
+  // 4: the turn queue lives in the database. A process that runs a turn holds a lease on it
   // (owner id and expiry in ms since the epoch); an unleased unfinished turn is queued.
   `
   ALTER TABLE turns ADD COLUMN lease_owner TEXT;

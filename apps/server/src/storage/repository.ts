@@ -92,6 +92,8 @@ export interface QueueHead {
 export interface StoredEvent {
   id: number;
   event: ServerEvent;
+  /** The stored JSON of `event`. */
+  data: string;
 }
 
 /** One earlier turn as history: its provider input and its final complete answer, if any. */
@@ -116,6 +118,18 @@ export interface MessageWindow {
 
 /** The title every thread has until its first prompt names it. */
 export const DEFAULT_THREAD_TITLE = "New thread";
+
+/**
+ * The newest `@limit` turns of thread `@thread` before prompt seq `@before`, each with the id of
+ * its final complete answer (null when it has none).
+ */
+const HISTORY_TURNS = `WITH h AS (
+  SELECT t.id AS turnId, t.prompt_seq AS seq, octet_length(t.provider_input) AS inputBytes,
+    (SELECT m.id FROM messages m
+      WHERE m.turn_id = t.id AND m.kind = 'answer' AND m.status = 'complete'
+      ORDER BY m.seq DESC LIMIT 1) AS answerId
+  FROM turns t WHERE t.thread_id = @thread AND t.prompt_seq < @before
+  ORDER BY t.prompt_seq DESC LIMIT @limit)`;
 
 const THREAD_COLUMNS =
   "id, title, title_source, branch_name, created_at, updated_at, message_count, last_seq, last_event_id";
@@ -172,16 +186,15 @@ export class ChatRepository {
       // Sizes first (octet_length reads the record header, not the text), texts only for
       // the turns that fit the budget.
       historySizes: s(
-        `SELECT t.id AS turnId, octet_length(t.provider_input) AS inputBytes,
-           (SELECT m.id FROM messages m
-             WHERE m.turn_id = t.id AND m.kind = 'answer' AND m.status = 'complete'
-             ORDER BY m.seq DESC LIMIT 1) AS answerId
-         FROM turns t WHERE t.thread_id = ? AND t.prompt_seq < ?
-         ORDER BY t.prompt_seq DESC LIMIT ?`,
+        `${HISTORY_TURNS}
+         SELECT h.inputBytes, (SELECT octet_length(text) FROM messages WHERE id = h.answerId) AS answerBytes
+         FROM h ORDER BY h.seq DESC`,
       ),
-      messageBytes: s("SELECT octet_length(text) AS bytes FROM messages WHERE id = ?"),
-      messageText: s("SELECT text FROM messages WHERE id = ?"),
-      turnInput: s("SELECT provider_input FROM turns WHERE id = ?"),
+      historyTexts: s(
+        `${HISTORY_TURNS}
+         SELECT t.provider_input AS input, (SELECT text FROM messages WHERE id = h.answerId) AS answer
+         FROM h JOIN turns t ON t.id = h.turnId ORDER BY h.seq DESC`,
+      ),
       insertMessage: s(
         `INSERT INTO messages (id, thread_id, turn_id, seq, role, kind, text, status, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -423,27 +436,30 @@ export class ChatRepository {
    * an unbroken run leading up to the new turn.
    */
   historyBefore(threadId: string, beforeSeq: number, budget: HistoryBudget): HistoryTurn[] {
-    const rows = this.#stmt.historySizes.all(threadId, beforeSeq, budget.maxTurns) as {
-      turnId: string;
+    // Sizes first (octet_length reads a record header, not the text), then the texts of the
+    // turns that fit: the same newest-first order, cut at that count.
+    const sizes = this.#stmt.historySizes.all({
+      thread: threadId,
+      before: beforeSeq,
+      limit: budget.maxTurns,
+    }) as {
       inputBytes: number;
-      answerId: string | null;
+      answerBytes: number | null;
     }[];
-    const chosen: { turnId: string; answerId: string | null }[] = [];
     let used = 0;
-    for (const row of rows) {
-      const answerBytes =
-        row.answerId === null
-          ? 0
-          : (this.#stmt.messageBytes.get(row.answerId) as { bytes: number }).bytes;
-      used += row.inputBytes + answerBytes;
+    let count = 0;
+    for (const size of sizes) {
+      used += size.inputBytes + (size.answerBytes ?? 0);
       if (used > budget.maxChars) break;
-      chosen.push(row);
+      count++;
     }
-    return chosen.reverse().map(({ turnId, answerId }) => ({
-      input: (this.#stmt.turnInput.get(turnId) as { provider_input: string }).provider_input,
-      answer:
-        answerId === null ? null : (this.#stmt.messageText.get(answerId) as { text: string }).text,
-    }));
+    if (count === 0) return [];
+    const texts = this.#stmt.historyTexts.all({
+      thread: threadId,
+      before: beforeSeq,
+      limit: count,
+    }) as HistoryTurn[];
+    return texts.reverse();
   }
 
   // The turn queue (one writer at a time already: BEGIN IMMEDIATE holds SQLite's write lock)
@@ -666,17 +682,11 @@ export class ChatRepository {
   // Events
 
   /** Appends an event to the thread's log and returns its id (next in the thread's sequence). */
-  appendEvent(threadId: string, event: ServerEvent): number {
+  appendEvent(threadId: string, event: ServerEvent, data = JSON.stringify(event)): number {
     const row = this.#stmt.bumpEventId.get(threadId) as { last_event_id: number } | undefined;
     if (!row) throw new Error(`Thread ${threadId} does not exist.`);
     const messageId = event.type === "message.delta" ? event.messageId : null;
-    this.#stmt.insertEvent.run(
-      threadId,
-      row.last_event_id,
-      event.type,
-      messageId,
-      JSON.stringify(event),
-    );
+    this.#stmt.insertEvent.run(threadId, row.last_event_id, event.type, messageId, data);
     return row.last_event_id;
   }
 
@@ -684,7 +694,7 @@ export class ChatRepository {
   eventsAfter(threadId: string, afterId: number, limit: number): StoredEvent[] {
     return (
       this.#stmt.eventsAfter.all(threadId, afterId, limit) as { id: number; data: string }[]
-    ).map((row) => ({ id: row.id, event: JSON.parse(row.data) as ServerEvent }));
+    ).map((row) => ({ id: row.id, event: JSON.parse(row.data) as ServerEvent, data: row.data }));
   }
 
   /** Drops the delta rows of a completed message: its message.completed event carries the text. */

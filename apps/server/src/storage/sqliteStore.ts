@@ -62,9 +62,9 @@ class SqliteTransactions {
     const queries = asyncQueries(this.repo);
     this.#tx = {
       ...queries,
-      appendEvent: async (threadId: string, event: ServerEvent) => {
-        const id = this.repo.appendEvent(threadId, event);
-        this.#appended.push({ threadId, stored: { id, event } });
+      appendEvent: async (threadId: string, event: ServerEvent, data = JSON.stringify(event)) => {
+        const id = this.repo.appendEvent(threadId, event, data);
+        this.#appended.push({ threadId, stored: { id, event, data } });
         return id;
       },
     };

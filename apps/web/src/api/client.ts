@@ -4,6 +4,8 @@
  * This module never imports server code.
  */
 import {
+  type CancelTurnResponse,
+  CancelTurnResponseSchema,
   type Environment,
   EnvironmentSchema,
   ErrorBodySchema,
@@ -188,6 +190,15 @@ export function sendTurn(threadId: string, input: string): Promise<SendTurnRespo
     method: "POST",
     body: { input },
   });
+}
+
+/** `POST /api/threads/:threadId/turns/:turnId/cancel`: stops a running or queued turn (Stop). */
+export function cancelTurn(threadId: string, turnId: string): Promise<CancelTurnResponse> {
+  return request(
+    CancelTurnResponseSchema,
+    `/threads/${seg(threadId)}/turns/${seg(turnId)}/cancel`,
+    { method: "POST", body: {} },
+  );
 }
 
 /** `POST /api/threads/:threadId/user-input`; answers are sent as typed (no expansion, no limit). */

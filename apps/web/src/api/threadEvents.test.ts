@@ -26,6 +26,17 @@ class FakeEventSource {
 
 const factory = (url: string) => new FakeEventSource(url) as unknown as EventSource;
 const delta = (offset: number) => ({ type: "message.delta", messageId: "m", offset, delta: "x" });
+const turn = {
+  type: "turn.updated",
+  turn: {
+    id: "turn",
+    threadId: "t 1",
+    status: "running",
+    error: null,
+    createdAt: "2026-01-01T00:00:00.000Z",
+    completedAt: null,
+  },
+};
 
 beforeEach(() => {
   FakeEventSource.instances = [];
@@ -54,7 +65,7 @@ describe("subscribeThreadEvents", () => {
     expect(first.url).toBe("/api/threads/t%201/events?lastEventId=7");
     first.onopen?.();
     first.emit("message.delta", "8", delta(0));
-    first.emit("message.delta", "8", delta(0)); // duplicate id: dropped
+    first.emit("turn.updated", "8", turn); // duplicate id: dropped
     first.emit("message.delta", "9", { type: "nonsense" }); // unknown shape: dropped
     first.onerror?.();
     expect(first.closed).toBe(true);
@@ -75,6 +86,23 @@ describe("subscribeThreadEvents", () => {
     second.onerror?.();
     vi.advanceTimersByTime(60_000);
     expect(FakeEventSource.instances).toHaveLength(2);
+  });
+
+  it("passes on live chunks that carry no id of their own, and learns ids moved by bare id lines", () => {
+    const events: (number | null)[] = [];
+    subscribeThreadEvents(
+      "t",
+      { lastEventId: 4, onEvent: (id) => events.push(id), onStatus: () => {} },
+      factory,
+    );
+    const source = FakeEventSource.instances[0]!;
+    // The browser repeats the last id for an event without one.
+    source.emit("message.delta", "4", delta(0));
+    source.emit("message.delta", "4", delta(1));
+    // A bare `id: 5` line (the stored row of those chunks) moved the id; the next chunk shows it.
+    source.emit("message.delta", "5", delta(2));
+    source.emit("turn.updated", "5", turn);
+    expect(events).toEqual([null, null, 5]);
   });
 
   it("backs off exponentially up to ten seconds", () => {

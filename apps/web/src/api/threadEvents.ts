@@ -79,10 +79,13 @@ export function subscribeThreadEvents(
     if (event === null) return;
     const id = message.lastEventId === "" ? null : Number(message.lastEventId);
     const eventId = id !== null && Number.isSafeInteger(id) ? id : null;
-    if (eventId !== null) {
-      if (eventId <= lastEventId) return;
-      lastEventId = eventId;
+    if (eventId !== null && eventId <= lastEventId) {
+      // Live chunks of a streaming message come without an id of their own (the browser then
+      // repeats the last one). They are applied by offset, so passing them on is harmless.
+      if (event.type === "message.delta") handlers.onEvent(null, event);
+      return;
     }
+    if (eventId !== null) lastEventId = eventId;
     handlers.onEvent(eventId, event);
   };
 

@@ -17,6 +17,7 @@ import {
 import { useAssistantCitationTarget } from "../citations/useAssistantCitationTarget.ts";
 import { useAssistantSelectionToolbar } from "../citations/useAssistantSelectionToolbar.tsx";
 import type { ComposerHandle } from "../composer/Composer.tsx";
+import { StopTurnButton } from "../composer/StopTurnButton.tsx";
 import { Timeline, type TimelineHandle } from "../timeline/Timeline.tsx";
 import { useIdleOnce } from "./useIdleOnce.ts";
 import { useThread } from "./useThread.ts";
@@ -224,6 +225,7 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
       </AssistantCitationNavigationContext.Provider>
 
       <div className="thread-view__composer">
+        <StopTurnButton threadId={threadId} turnId={state.activeTurnId} />
         {/* Mounted after the first messages (see composerReady), so it never delays them. */}
         {!composerReady ? (
           <ComposerPlaceholder />

@@ -113,8 +113,13 @@ async function send(res: ServerResponse, reply: FakeReply, markGone: () => void)
     for (let i = 0; i < reply.count && !res.destroyed; i++) {
       if (!res.write(reply.chunk(i))) {
         await new Promise<void>((resolve) => {
-          res.once("drain", resolve);
-          res.once("close", resolve);
+          const done = () => {
+            res.off("drain", done);
+            res.off("close", done);
+            resolve();
+          };
+          res.on("drain", done);
+          res.on("close", done);
         });
       }
     }

@@ -68,6 +68,9 @@ export const PG_MIGRATIONS: readonly string[] = [
   );
   CREATE UNIQUE INDEX messages_by_thread_seq ON messages (thread_id, seq);
   CREATE INDEX messages_by_turn ON messages (turn_id, seq);
+  -- A turn's final answer for adapter history, found without reading any message text.
+  CREATE INDEX messages_final_answers ON messages (turn_id, seq, id)
+    WHERE kind = 'answer' AND status = 'complete';
 
   CREATE TABLE user_input_requests (
     id TEXT COLLATE "C" PRIMARY KEY,

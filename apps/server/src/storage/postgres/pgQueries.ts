@@ -576,7 +576,11 @@ export class PgQueries implements ChatQueries {
 
   // Events
 
-  async appendEvent(threadId: string, event: ServerEvent): Promise<number> {
+  async appendEvent(
+    threadId: string,
+    event: ServerEvent,
+    data = JSON.stringify(event),
+  ): Promise<number> {
     // The thread row's lock (held to commit) keeps each thread's ids in commit order.
     const [row] = await this.#rows<{ id: number }>(
       "appendEvent",
@@ -585,12 +589,7 @@ export class PgQueries implements ChatQueries {
        )
        INSERT INTO events (thread_id, id, type, message_id, data)
        SELECT $1, last_event_id, $2, $3, $4 FROM bumped RETURNING id`,
-      [
-        threadId,
-        event.type,
-        event.type === "message.delta" ? event.messageId : null,
-        JSON.stringify(event),
-      ],
+      [threadId, event.type, event.type === "message.delta" ? event.messageId : null, data],
     );
     if (!row) throw new Error(`Thread ${threadId} does not exist.`);
     return row.id;
@@ -602,7 +601,11 @@ export class PgQueries implements ChatQueries {
       "SELECT id, data FROM events WHERE thread_id = $1 AND id > $2 ORDER BY id LIMIT $3",
       [threadId, afterId, limit],
     );
-    return rows.map((row) => ({ id: row.id, event: JSON.parse(row.data) as ServerEvent }));
+    return rows.map((row) => ({
+      id: row.id,
+      event: JSON.parse(row.data) as ServerEvent,
+      data: row.data,
+    }));
   }
 
   async deleteDeltaEvents(messageId: string): Promise<void> {

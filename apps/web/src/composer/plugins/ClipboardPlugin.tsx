@@ -2,6 +2,7 @@
  * Copy, cut and paste in prompt-string form. Copy puts the selected part of the prompt string
  * (chips as their exact source text) in text/plain; paste inserts text/plain and rebuilds the
  * chips from the resulting prompt string, so pasted mentions, skills and citations become chips.
+ * A paste with lone surrogates is cleaned first (the server refuses them) and the plugin says so.
  */
 import { useLexicalComposerContext } from "@lexical/react/LexicalComposerContext";
 import {
@@ -17,7 +18,9 @@ import {
   PASTE_COMMAND,
   PASTE_TAG,
 } from "lexical";
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
+import { pasteCleanedMessage, replaceLoneSurrogates } from "../cleanPastedText.ts";
+import "../pasteNotice.css";
 import {
   $getPromptText,
   $getSelectionPromptOffsets,
@@ -69,7 +72,11 @@ function copySelection(
 }
 
 /** Registers the clipboard commands above the plain-text defaults. */
-export function registerPromptClipboard(editor: LexicalEditor): () => void {
+export function registerPromptClipboard(
+  editor: LexicalEditor,
+  /** Told how many broken characters a paste had (only when it had some). */
+  onPasteCleaned: (replaced: number) => void = () => {},
+): () => void {
   return mergeRegister(
     editor.registerCommand(
       COPY_COMMAND,
@@ -112,8 +119,10 @@ export function registerPromptClipboard(editor: LexicalEditor): () => void {
       (event) => {
         const data = clipboardDataOf(event as Event | null);
         if (data === null) return false;
-        const text = normalizePastedText(data.getData("text/plain"));
+        const cleaned = replaceLoneSurrogates(normalizePastedText(data.getData("text/plain")));
+        const text = cleaned.text;
         event.preventDefault();
+        if (cleaned.replaced > 0) onPasteCleaned(cleaned.replaced);
         if (text === "") return true;
         editor.update(
           () => {
@@ -141,9 +150,23 @@ export function registerPromptClipboard(editor: LexicalEditor): () => void {
   );
 }
 
-/** Mount inside the LexicalComposer; renders nothing. */
-export function ClipboardPlugin(): null {
+/** Mount inside the LexicalComposer; renders only the notice after a cleaned paste. */
+export function ClipboardPlugin() {
   const [editor] = useLexicalComposerContext();
-  useEffect(() => registerPromptClipboard(editor), [editor]);
-  return null;
+  const [cleaned, setCleaned] = useState(0);
+  useEffect(() => registerPromptClipboard(editor, setCleaned), [editor]);
+  // The notice stays until the next edit that is not that paste.
+  useEffect(() => {
+    if (cleaned === 0) return;
+    return editor.registerUpdateListener(({ tags, dirtyLeaves, dirtyElements }) => {
+      if (tags.has(PASTE_TAG) || (dirtyLeaves.size === 0 && dirtyElements.size === 0)) return;
+      setCleaned(0);
+    });
+  }, [editor, cleaned]);
+  if (cleaned === 0) return null;
+  return (
+    <p role="status" className="composer-paste-notice" data-composer-paste-notice="">
+      {pasteCleanedMessage(cleaned)}
+    </p>
+  );
 }
