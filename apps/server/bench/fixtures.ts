@@ -1,6 +1,6 @@
 /**
- * Shared setup of the server benchmarks: services over a real SQLite file in a temp dir, or
- * over PostgreSQL when BENCH_DATABASE_URL is set.
+ * Shared setup of the server benchmarks: services over a real SQLite file in a temp dir, or,
+ * with BENCH_STORE=postgres, over a database of a throwaway PostgreSQL cluster.
  */
 import {
   expandAssistantCitationsForProvider,
@@ -13,6 +13,7 @@ import { ThreadService } from "../src/domain/threadService.ts";
 import type { ProviderAdapter } from "../src/providers/types.ts";
 import type { ChatStore } from "../src/storage/chatStore.ts";
 import { openStore } from "../src/storage/openStore.ts";
+import { startPostgresCluster } from "../src/testing/postgresCluster.ts";
 
 /** ProviderService, ThreadService and their store, wired like startServer does. */
 export interface BenchServices {
@@ -21,8 +22,15 @@ export interface BenchServices {
   threads: ThreadService;
 }
 
-/** PostgreSQL for the benchmarks that can use it (null: SQLite). */
-export const benchDatabaseUrl = process.env.BENCH_DATABASE_URL?.trim() || null;
+const cluster = process.env.BENCH_STORE === "postgres" ? await startPostgresCluster() : null;
+
+/** The PostgreSQL database of this benchmark file (null: SQLite). */
+export const benchDatabaseUrl = cluster ? await cluster.createDatabase("bench") : null;
+
+/** Stops the cluster, if any (call in afterAll). */
+export function stopBenchDatabase(): void {
+  cluster?.stop();
+}
 
 export async function openServices(
   dataDir: string,

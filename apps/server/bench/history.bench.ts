@@ -1,6 +1,6 @@
 /**
  * History reads on a 100,000-message thread (seeded once into a temp dir, or into PostgreSQL
- * with BENCH_DATABASE_URL): the newest page, a page deep in the past, and an around window, in
+ * with BENCH_STORE=postgres): the newest page, a page deep in the past, and an around window, in
  * process and over real HTTP.
  */
 import { afterAll, bench, describe } from "vitest";
@@ -8,7 +8,7 @@ import type { RunningServer } from "../src/main.ts";
 import { startServer } from "../src/main.ts";
 import { seedDemoThread, seededMessageCount } from "../src/seed.ts";
 import { makeTempDir, RecordingAdapter, removeDir } from "../src/testing/harness.ts";
-import { benchDatabaseUrl, noopAdapter, openServices } from "./fixtures.ts";
+import { benchDatabaseUrl, noopAdapter, openServices, stopBenchDatabase } from "./fixtures.ts";
 
 const TURNS = 45_455; // 100,002 messages
 const dataDir = await makeTempDir("chat-bench-history-");
@@ -33,6 +33,7 @@ afterAll(async () => {
   await server.close();
   await services.provider.close();
   await services.store.close();
+  stopBenchDatabase();
   await removeDir(dataDir);
 });
 

@@ -5,7 +5,12 @@
  */
 import { afterAll, bench, describe } from "vitest";
 import { makeTempDir, removeDir } from "../src/testing/harness.ts";
-import { maximalPromptWith50Citations, noopAdapter, openServices } from "./fixtures.ts";
+import {
+  maximalPromptWith50Citations,
+  noopAdapter,
+  openServices,
+  stopBenchDatabase,
+} from "./fixtures.ts";
 
 const dataDir = await makeTempDir("chat-bench-send-");
 const services = await openServices(dataDir, noopAdapter);
@@ -18,6 +23,7 @@ await services.provider.whenIdle();
 afterAll(async () => {
   await services.provider.close();
   await services.store.close();
+  stopBenchDatabase();
   await removeDir(dataDir);
 });
 
