@@ -10,7 +10,7 @@ export const POSTGRES_TEST_FILES = [
   "src/turns.limits.test.ts",
   "src/demo.integration.test.ts",
   "src/domain/providerService.test.ts",
-  "src/multiProcess.postgres.test.ts",
+  "src/**/*.postgres.test.ts",
 ];
 
 export default defineProject({

@@ -3,17 +3,22 @@
  * with BENCH_STORE=postgres): the newest page, a page deep in the past, and an around window, in
  * process and over real HTTP.
  */
+import { join } from "node:path";
 import { afterAll, bench, describe } from "vitest";
 import type { RunningServer } from "../src/main.ts";
 import { startServer } from "../src/main.ts";
 import { seedDemoThread, seededMessageCount } from "../src/seed.ts";
+import { openDatabase } from "../src/storage/db.ts";
+import { openStore } from "../src/storage/openStore.ts";
+import { importSqliteIntoPostgres } from "../src/storage/postgres/importSqlite.ts";
 import { makeTempDir, RecordingAdapter, removeDir } from "../src/testing/harness.ts";
 import { benchDatabaseUrl, noopAdapter, openServices, stopBenchDatabase } from "./fixtures.ts";
 
 const TURNS = 45_455; // 100,002 messages
 const dataDir = await makeTempDir("chat-bench-history-");
+// PostgreSQL: seeded into SQLite and copied over in batches (100,000 single inserts take minutes).
+const threadId = await seedThread();
 const services = await openServices(dataDir, noopAdapter);
-const threadId = await seedDemoThread(services.store, { turns: TURNS });
 const total = seededMessageCount(TURNS);
 const middle = (
   await services.threads.getMessagePage(threadId, { after: String(total / 2), limit: 1 })
@@ -28,6 +33,18 @@ const server: RunningServer = await startServer({
   webDist: dataDir,
   workspaceDir: dataDir,
 });
+
+async function seedThread(): Promise<string> {
+  const sqlite = await openStore({ databaseUrl: null, pgPoolSize: 1, dataDir });
+  const id = await seedDemoThread(sqlite, { turns: TURNS });
+  await sqlite.close();
+  if (benchDatabaseUrl !== null) {
+    const db = openDatabase(join(dataDir, "chat.sqlite"));
+    await importSqliteIntoPostgres(db, benchDatabaseUrl);
+    db.close();
+  }
+  return id;
+}
 
 afterAll(async () => {
   await server.close();

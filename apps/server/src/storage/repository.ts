@@ -169,6 +169,9 @@ export class ChatRepository {
          VALUES (?, ?, ?, 'running', ?, ?)`,
       ),
       getTurn: s(`SELECT ${TURN_COLUMNS} FROM turns WHERE id = ?`),
+      turnsByIds: s(
+        `SELECT ${TURN_COLUMNS} FROM turns WHERE id IN (SELECT value FROM json_each(?))`,
+      ),
       hasTurns: s("SELECT 1 AS found FROM turns WHERE thread_id = ? LIMIT 1"),
       updateTurn: s(
         `UPDATE turns SET status = ?, error_code = ?, error_message = ?, completed_at = ? WHERE id = ?`,
@@ -412,13 +415,12 @@ export class ChatRepository {
     return (this.#stmt.unfinishedTurns.all() as TurnRow[]).map(toTurn);
   }
 
+  /** The turns with these ids, in the order given (one statement, however many). */
   turnsByIds(ids: readonly string[]): Turn[] {
-    const turns: Turn[] = [];
-    for (const id of ids) {
-      const turn = this.getTurn(id);
-      if (turn) turns.push(turn);
-    }
-    return turns;
+    if (ids.length === 0) return [];
+    const rows = this.#stmt.turnsByIds.all(JSON.stringify(ids)) as TurnRow[];
+    const byId = new Map(rows.map((row) => [row.id, toTurn(row)]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
   }
 
   /** Exact provider input of a turn of this thread, or null. */
