@@ -94,6 +94,8 @@ export async function startRigServer(options: RigServerOptions): Promise<RigServ
       webDist,
       workspaceDir,
       authToken: null,
+      // Failed turns and errors only: a line per request would drown the test output.
+      logLevel: "warn",
       adapter: createDemoProvider({ chunkDelayMs: options.chunkDelayMs ?? DEFAULT_CHUNK_DELAY_MS }),
     });
     const state: RigState = {

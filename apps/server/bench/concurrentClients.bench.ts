@@ -23,6 +23,7 @@ const server: RunningServer = await startServer({
   adapter: createDemoProvider({ chunkDelayMs: 0 }),
   webDist: dataDir,
   workspaceDir: dataDir,
+  logLevel: "silent",
 });
 
 afterAll(async () => {

@@ -32,6 +32,7 @@ const server: RunningServer = await startServer({
   adapter: new RecordingAdapter(),
   webDist: dataDir,
   workspaceDir: dataDir,
+  logLevel: "silent",
 });
 
 async function seedThread(): Promise<string> {

@@ -23,6 +23,7 @@ describe("loadConfig", () => {
       databaseUrl: null,
       pgPoolSize: 10,
       turnLeaseMs: 30_000,
+      logLevel: "info",
     });
   });
 

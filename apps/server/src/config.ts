@@ -5,6 +5,7 @@
 import { isIP } from "node:net";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { LOG_LEVELS, type LogLevel } from "./logger.ts";
 
 /** Repository root (this file lives in apps/server/src). */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -37,6 +38,8 @@ export interface ServerConfig {
   pgPoolSize: number;
   /** TURN_LEASE_MS: a running turn's lease; another process ends it once it expires. */
   turnLeaseMs: number;
+  /** LOG_LEVEL: `debug`, `info` (default), `warn`, `error` or `silent`. */
+  logLevel: LogLevel;
 }
 
 /** Thrown for a configuration the server must refuse to start with. */
@@ -87,6 +90,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     databaseUrl: databaseUrl(env),
     pgPoolSize: positiveInteger(env, "PG_POOL_SIZE", 10),
     turnLeaseMs: positiveInteger(env, "TURN_LEASE_MS", 30_000),
+    logLevel: logLevel(env.LOG_LEVEL),
   };
 }
 
@@ -100,6 +104,12 @@ function databaseUrl(env: NodeJS.ProcessEnv): string | null {
     );
   }
   return url;
+}
+
+function logLevel(value: string | undefined): LogLevel {
+  const text = value?.trim().toLowerCase() || "info";
+  if ((LOG_LEVELS as readonly string[]).includes(text)) return text as LogLevel;
+  throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")} (got "${value}").`);
 }
 
 /** A positive integer setting, or its default when unset or blank; else {@link ConfigError}. */

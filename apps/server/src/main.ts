@@ -12,6 +12,7 @@ import { ThreadService } from "./domain/threadService.ts";
 import { WorkspaceFileIndex } from "./domain/workspaceFiles.ts";
 import { createApp } from "./http/app.ts";
 import { SseConnections } from "./http/sse.ts";
+import { createLogger, type Logger } from "./logger.ts";
 import type { ProviderAdapter } from "./providers/types.ts";
 import type { ChatStore } from "./storage/chatStore.ts";
 import type { SqliteDatabase } from "./storage/db.ts";
@@ -31,6 +32,8 @@ export interface StartServerOptions extends Partial<ServerConfig> {
   storageRetryMs?: number;
   /** Text queued for one slow SSE client before it is dropped (default 4 MiB characters). */
   sseMaxQueuedChars?: number;
+  /** Where log lines go (default: the console at LOG_LEVEL). */
+  logger?: Logger;
 }
 
 /** The server cannot start for a reason a person must fix (port taken, data dir unusable). */
@@ -59,12 +62,14 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   // The overrides can change host or token: the loopback rule applies to the merged result.
   requireTokenOffLoopback(config.host, config.authToken);
   const adapter = options.adapter ?? (await defaultAdapter(env));
+  const logger = options.logger ?? createLogger(config.logLevel);
   const store = await openConfiguredStore(config, options.openDatabase);
   const events = new ThreadEventLog(store);
   const provider = new ProviderService({
     store,
     events,
     adapter,
+    logger,
     idleTimeoutMs: config.providerIdleTimeoutMs,
     turnTimeoutMs: config.providerTurnTimeoutMs,
     maxReplyChars: config.maxReplyChars,
@@ -84,6 +89,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     webDist: config.webDist,
     hosts: { boundHost: config.host, port: () => listeningPort, allowedHosts: config.allowedHosts },
     maxEventStreams: config.sseMaxConnections,
+    logger,
     ...(options.sseMaxQueuedChars === undefined
       ? {}
       : { maxQueuedEventChars: options.sseMaxQueuedChars }),
@@ -207,6 +213,7 @@ function stripUndefined(options: StartServerOptions): Partial<ServerConfig> {
     "databaseUrl",
     "pgPoolSize",
     "turnLeaseMs",
+    "logLevel",
   ] as const;
   for (const key of keys) {
     if (options[key] !== undefined) Object.assign(config, { [key]: options[key] });

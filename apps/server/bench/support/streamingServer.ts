@@ -29,6 +29,7 @@ const server = await startServer({
   adapter: createOpenAiProvider({ baseUrl: fake.baseUrl, model: "bench" }),
   webDist: dataDir,
   workspaceDir: dataDir,
+  logLevel: "silent",
 });
 
 async function post<T>(path: string, body: unknown): Promise<T> {

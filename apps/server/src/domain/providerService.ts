@@ -23,6 +23,7 @@ import { expandAssistantCitationsForProvider, PROVIDER_INPUT_MAX_CHARS } from "@
 import type { SendTurnResponse, ServerEvent, Turn, TurnErrorCode, TurnStatus } from "@app/protocol";
 import { UserInputQuestionSchema } from "@app/protocol";
 import { z } from "zod";
+import { type Logger, silentLogger } from "../logger.ts";
 import type {
   ProviderAdapter,
   ProviderHistoryEntry,
@@ -75,6 +76,8 @@ export interface ProviderServiceOptions {
   storageRetryMs?: number;
   /** TURN_LEASE_MS: lease on a running turn, renewed every third of it (default 30,000 ms). */
   turnLeaseMs?: number;
+  /** Where failed turns are logged (default: silent). */
+  logger?: Logger;
 }
 
 /** Result of answering a pending user-input request. */
@@ -120,6 +123,7 @@ export class ProviderService {
   readonly #maxReplyChars: number;
   readonly #retry: StorageRetry;
   readonly #queue: TurnQueue;
+  readonly #logger: Logger;
   readonly #running = new Map<string, RunningTurn>();
   readonly #waiters = new Map<string, Waiter>();
   readonly #ready: Promise<void>;
@@ -135,7 +139,8 @@ export class ProviderService {
     this.#idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_PROVIDER_IDLE_TIMEOUT_MS;
     this.#turnTimeoutMs = options.turnTimeoutMs ?? DEFAULT_PROVIDER_TURN_TIMEOUT_MS;
     this.#maxReplyChars = options.maxReplyChars ?? DEFAULT_MAX_REPLY_CHARS;
-    this.#retry = new StorageRetry(options.storageRetryMs ?? STORAGE_RETRY_MS);
+    this.#logger = options.logger ?? silentLogger;
+    this.#retry = new StorageRetry(options.storageRetryMs ?? STORAGE_RETRY_MS, this.#logger);
     const leaseMs = options.turnLeaseMs ?? DEFAULT_TURN_LEASE_MS;
     this.#queue = new TurnQueue({
       store: this.#store,
@@ -484,7 +489,7 @@ export class ProviderService {
           this.#waiters.delete(event.requestId);
           waiter.resolve({ ...record.answers });
         },
-        (error: unknown) => console.error("Reading answers failed:", error),
+        (error: unknown) => this.#logger.error("Reading answers failed:", error),
       );
     }
   }
@@ -508,7 +513,9 @@ export class ProviderService {
     outcome: TurnOutcome,
   ): Promise<void> {
     if (outcome.status === "failed") {
-      console.error(`Turn ${turnId} failed (${outcome.error?.code}): ${outcome.error?.message}`);
+      this.#logger.warn(
+        `Turn ${turnId} of thread ${threadId} failed (${outcome.error?.code}): ${outcome.error?.message}`,
+      );
     }
     await writer?.settled();
     await this.#retry.run(async () => {

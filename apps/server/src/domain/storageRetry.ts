@@ -3,6 +3,7 @@
  * a crash left running) wait here and are tried again every `intervalMs`, in order, until
  * storage accepts them. Nothing else waits: requests meanwhile get 503 and reads keep working.
  */
+import type { Logger } from "../logger.ts";
 import { isStorageFault } from "../storage/storageErrors.ts";
 
 export class StorageRetry {
@@ -12,8 +13,11 @@ export class StorageRetry {
   #idle: (() => void)[] = [];
   #retrying: Promise<void> | null = null;
 
-  constructor(intervalMs: number) {
+  readonly #logger: Logger | undefined;
+
+  constructor(intervalMs: number, logger?: Logger) {
     this.#intervalMs = intervalMs;
+    this.#logger = logger;
   }
 
   /** Runs `job` now; on a storage fault, keeps it for later. Other errors are thrown. */
@@ -28,6 +32,7 @@ export class StorageRetry {
     } catch (error) {
       if (!isStorageFault(error)) throw error;
       this.#jobs.push(job);
+      this.#logger?.warn("Storage unavailable: a write waits and is retried.");
       this.#schedule();
     }
   }
@@ -59,7 +64,7 @@ export class StorageRetry {
         await this.#jobs[0]!();
       } catch (error) {
         if (!isStorageFault(error)) {
-          console.error("A deferred write failed and was dropped:", error);
+          this.#logger?.error("A deferred write failed and was dropped:", error);
         } else {
           this.#schedule();
           return;

@@ -80,10 +80,16 @@ export class ThreadService {
       throw new DomainError("invalid_request", "Use at most one of before, after and around.");
     }
     const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
-    await this.requireThread(threadId);
+    // Cursors are checked first; the thread check then runs alongside the page query (one
+    // round trip less on PostgreSQL).
+    const after = query.after === undefined ? undefined : parseCursor(query.after);
+    const before = query.before === undefined ? null : parseCursor(query.before);
     let window: MessageWindow;
     if (query.around !== undefined) {
-      const anchor = await this.#repo.getMessage(query.around);
+      const [, anchor] = await Promise.all([
+        this.requireThread(threadId),
+        this.#repo.getMessage(query.around),
+      ]);
       if (!anchor || anchor.threadId !== threadId) {
         throw new DomainError(
           "message_not_found",
@@ -91,11 +97,16 @@ export class ThreadService {
         );
       }
       window = await this.#repo.messagesAround(anchor, limit);
-    } else if (query.after !== undefined) {
-      window = await this.#repo.messagesAfter(threadId, parseCursor(query.after), limit);
+    } else if (after !== undefined) {
+      [, window] = await Promise.all([
+        this.requireThread(threadId),
+        this.#repo.messagesAfter(threadId, after, limit),
+      ]);
     } else {
-      const before = query.before === undefined ? null : parseCursor(query.before);
-      window = await this.#repo.messagesBefore(threadId, before, limit);
+      [, window] = await Promise.all([
+        this.requireThread(threadId),
+        this.#repo.messagesBefore(threadId, before, limit),
+      ]);
     }
     const first = window.messages[0];
     const last = window.messages.at(-1);

@@ -22,11 +22,13 @@ import type { ThreadEventLog } from "../domain/events.ts";
 import type { ProviderService } from "../domain/providerService.ts";
 import { MAX_PAGE_LIMIT, type ThreadService } from "../domain/threadService.ts";
 import type { WorkspaceFileIndex } from "../domain/workspaceFiles.ts";
+import { type Logger, silentLogger } from "../logger.ts";
 import { isStorageFault } from "../storage/storageErrors.ts";
 import { authMiddleware } from "./auth.ts";
 import { type HostPolicy, hostGuard, writeGuard } from "./browserSafety.ts";
 import { errorResponse } from "./errors.ts";
 import { readJsonBody } from "./jsonBody.ts";
+import { requestLog } from "./requestLog.ts";
 import { type SseConnections, streamThreadEvents } from "./sse.ts";
 import { createStaticHandler } from "./static.ts";
 
@@ -52,12 +54,15 @@ export interface AppDependencies {
   maxEventStreams?: number;
   /** Text queued for one slow event-stream client before it is dropped. */
   maxQueuedEventChars?: number;
+  /** Request log and unexpected errors (default: silent). */
+  logger?: Logger;
 }
 
 /** Builds the Hono app serving `/api/*` and the web app. */
 export function createApp(deps: AppDependencies): Hono {
   const app = new Hono();
   const heartbeatMs = deps.heartbeatMs ?? 15_000;
+  const logger = deps.logger ?? silentLogger;
 
   app.onError((error, c) => {
     if (error instanceof DomainError) {
@@ -71,10 +76,11 @@ export function createApp(deps: AppDependencies): Hono {
         `${error instanceof Error ? error.message : "The storage failed."} Try again later.`,
       );
     }
-    console.error("Unhandled request error:", error);
+    logger.error(`${c.req.method} ${c.req.path} failed:`, error);
     return errorResponse(c, "internal_error", "The server failed to handle this request.");
   });
 
+  app.use("*", requestLog(logger));
   app.use("*", hostGuard(deps.hosts));
   app.use("*", authMiddleware(deps.authToken));
   // Every state-changing route is a POST (other methods have no route and answer 404).

@@ -3,9 +3,12 @@
  * adapter only ever sees readable input (markers plus one <assistant_citations> block) and
  * never parses citation links itself.
  */
+import type { UserInputQuestion } from "@app/protocol";
+
 export type ProviderHistoryEntry = { role: "user" | "assistant"; text: string };
 
-export type UserInputQuestion = { id: string; prompt: string; options?: string[] };
+/** A question for the user; the shape is the protocol's (`UserInputQuestionSchema`). */
+export type { UserInputQuestion };
 
 export interface ProviderTurnContext {
   threadId: string;

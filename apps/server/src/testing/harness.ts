@@ -124,6 +124,7 @@ export async function startTestServer(
     webDist: join(dataDir, "no-web-dist"),
     workspaceDir: dataDir,
     databaseUrl: options.openDatabase ? null : await testDatabaseUrl(dataDir),
+    logLevel: "silent",
     ...options,
     dataDir,
   });

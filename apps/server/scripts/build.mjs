@@ -1,0 +1,27 @@
+// Bundles the server into dist/server.mjs for `npm start` (node runs it directly; tsx is only
+// for `dev`). Everything is bundled except better-sqlite3, whose native addon stays in
+// node_modules. A CommonJS dependency may call require(), which an ES module lacks: the banner
+// provides one.
+
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const started = performance.now();
+await build({
+  entryPoints: [resolve(root, "src/main.ts")],
+  outfile: resolve(root, "dist/server.mjs"),
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  external: ["better-sqlite3"],
+  sourcemap: "linked",
+  legalComments: "none",
+  banner: {
+    js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+  },
+  logLevel: "warning",
+});
+console.log(`Built dist/server.mjs in ${Math.round(performance.now() - started)} ms`);
