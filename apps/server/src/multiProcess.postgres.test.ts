@@ -143,6 +143,64 @@ describe("two server processes on one PostgreSQL database", () => {
   });
 });
 
+describe("Stop and questions across processes", () => {
+  it("answers a question through the other process than the one running the turn", async () => {
+    const thread = await json<Thread>(a, "/api/threads", {});
+    const { turn } = await json<{ turn: Turn }>(a, `/api/threads/${thread.id}/turns`, {
+      input: "ask me something",
+    });
+    const request = await waitFor(async () => {
+      const detail = await json<ThreadDetail>(b, `/api/threads/${thread.id}`);
+      return detail.pendingUserInput ?? undefined;
+    }, 20_000);
+    expect(request.turnId).toBe(turn.id);
+    await json(b, `/api/threads/${thread.id}/user-input`, {
+      requestId: request.id,
+      answers: { choice: "B, answered on the other process" },
+    });
+    const page = await waitFor(async () => {
+      const p = await json<MessagePage>(a, `/api/threads/${thread.id}/messages`);
+      return p.turns.find((t) => t.id === turn.id)?.status === "completed" ? p : undefined;
+    }, 20_000);
+    const answer = page.messages.find((m) => m.kind === "answer");
+    expect(answer?.text).toContain("B, answered on the other process");
+  });
+
+  it("stops a turn through the other process than the one running it", async () => {
+    const slow = await startProcess(40);
+    try {
+      const thread = await json<Thread>(slow, "/api/threads", {});
+      const { turn } = await json<{ turn: Turn }>(slow, `/api/threads/${thread.id}/turns`, {
+        input: "long reply please",
+      });
+      await collectSse(`${b.url}/api/threads/${thread.id}/events`, {
+        lastEventId: "0",
+        until: (events) => events.some((e) => e.event === "message.delta" && e.id !== null),
+      });
+      const stopped = await json<{ turn: Turn }>(
+        b,
+        `/api/threads/${thread.id}/turns/${turn.id}/cancel`,
+        {},
+      );
+      expect(stopped.turn.status).toBe("cancelled");
+      // The running process stops too: the thread's next turn, sent there, completes.
+      const next = await json<{ turn: Turn }>(slow, `/api/threads/${thread.id}/turns`, {
+        input: "short one",
+      });
+      const page = await waitFor(async () => {
+        const p = await json<MessagePage>(b, `/api/threads/${thread.id}/messages`);
+        return p.turns.find((t) => t.id === next.turn.id)?.status === "completed" ? p : undefined;
+      }, 30_000);
+      expect(page.turns.find((t) => t.id === turn.id)?.status).toBe("cancelled");
+      const partial = page.messages.find((m) => m.turnId === turn.id && m.kind === "answer");
+      expect(partial?.status).toBe("complete");
+      expect(partial!.text.length).toBeGreaterThan(0);
+    } finally {
+      await slow.kill("SIGKILL");
+    }
+  });
+});
+
 describe("a process killed mid-reply", () => {
   it("has its turn ended as interrupted by the other process once the lease expires, and the thread goes on", async () => {
     const slow = await startProcess(40);

@@ -419,7 +419,10 @@ export class ProviderService {
     const settled = new Promise<void>((resolve) => {
       settle = resolve;
     });
-    const endedElsewhere = () => stop(new TurnStop("cancelled_by_user", "Ended elsewhere."));
+    const endedElsewhere = () => {
+      writer.abandon();
+      stop(new TurnStop("cancelled_by_user", "Ended elsewhere."));
+    };
     this.#running.set(turnId, { threadId, stop, endedElsewhere, settled });
     const releaseLease = this.#queue.holdLease(turnId, endedElsewhere);
     let unwatch = () => {};

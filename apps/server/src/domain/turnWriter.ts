@@ -136,6 +136,15 @@ export class TurnWriter {
     return this.#writes;
   }
 
+  /**
+   * The turn was ended by another process, which stored its messages as they stood: queued
+   * writes are dropped, so nothing lands after that record.
+   */
+  abandon(): void {
+    this.#failed = true;
+    this.close();
+  }
+
   /** Accepts no more writes (the turn is over; late writes of an adapter are dropped). */
   close(): void {
     this.#open = false;
