@@ -30,7 +30,14 @@ try {
   await importSqliteIntoPostgres(db, databaseUrl);
   db.close();
 
-  const common = { env: {}, host: "127.0.0.1", port: 0, dataDir, webDist: dataDir };
+  const common = {
+    env: {},
+    host: "127.0.0.1",
+    port: 0,
+    dataDir,
+    webDist: dataDir,
+    logLevel: "silent" as const,
+  };
   const servers = {
     sqlite: await startServer({ ...common, adapter: new RecordingAdapter(), databaseUrl: null }),
     postgres: await startServer({ ...common, adapter: new RecordingAdapter(), databaseUrl }),

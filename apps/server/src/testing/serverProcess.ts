@@ -20,7 +20,14 @@ export interface ServerProcess {
 export function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
     cwd: SERVER_DIR,
-    env: { ...process.env, HOST: "127.0.0.1", PORT: "0", AUTH_TOKEN: "", ...env },
+    env: {
+      ...process.env,
+      HOST: "127.0.0.1",
+      PORT: "0",
+      AUTH_TOKEN: "",
+      LOG_LEVEL: "warn",
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
