@@ -152,12 +152,16 @@ export class ProviderService {
     // SQLite: this process owns the file, so every unfinished turn was cut off by the last one
     // (on a full disk this waits in the retry queue instead of failing the start). A shared
     // database: other processes may be running turns right now; expired leases tell.
-    const recovered = this.#store.shared
-      ? Promise.resolve()
-      : this.#retry.run(() => this.#failInterruptedTurns());
-    this.#ready = recovered.then(() => {
-      if (!this.#closing) this.#queue.startSweeping(Math.min(leaseMs / 3, 5_000));
-    });
+    // Turns are claimed only once that recovery is recorded, never before.
+    const startClaiming = () => {
+      if (!this.#closing) this.#queue.startClaiming(Math.min(leaseMs / 3, 5_000));
+    };
+    this.#ready = this.#store.shared
+      ? Promise.resolve().then(startClaiming)
+      : this.#retry.run(async () => {
+          await this.#failInterruptedTurns();
+          startClaiming();
+        });
   }
 
   /** Resolves once turns left by a previous process are recovered (or waiting for storage). */

@@ -33,7 +33,8 @@ export class TurnQueue {
   readonly #o: TurnQueueOptions;
   readonly #jobs = new Set<Promise<void>>();
   #sweeper: NodeJS.Timeout | undefined;
-  #claiming = true;
+  /** False until turns left by a previous process are recovered, and after shutdown. */
+  #claiming = false;
 
   constructor(options: TurnQueueOptions) {
     this.#o = options;
@@ -79,10 +80,12 @@ export class TurnQueue {
   }
 
   /**
-   * Every `intervalMs`, claims the threads that have a queued turn nobody runs or an expired
-   * lease (a process died, or a claim failed on a storage fault). Runs once at once.
+   * Starts claiming (after recovery: a turn a previous process left must never be run again)
+   * and, every `intervalMs`, claims the threads that have a queued turn nobody runs or an
+   * expired lease (a process died, or a claim failed on a storage fault). Sweeps once at once.
    */
-  startSweeping(intervalMs: number): void {
+  startClaiming(intervalMs: number): void {
+    this.#claiming = true;
     const sweep = () => {
       this.#o.store.threadsAwaitingTurns().then(
         (threadIds) => {

@@ -121,12 +121,6 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX messages_final_answers ON messages (turn_id, seq, id)
     WHERE kind = 'answer' AND status = 'complete';
   `,
-  // 4: the turn queue lives in the database. A process that runs a turn holds a lease on it
-  // (owner id and expiry in ms since the epoch); an unleased unfinished turn is queued.
-  `
-  ALTER TABLE turns ADD COLUMN lease_owner TEXT;
-  ALTER TABLE turns ADD COLUMN lease_expires_at INTEGER;
-  `,
 ];
 
 /** Latest schema version this build knows. */

@@ -142,6 +142,8 @@ export class ChatRepository {
   readonly #db: SqliteDatabase;
   readonly #environmentId: string;
   readonly #stmt;
+  /** Leases of running turns (see the turn queue below). */
+  readonly #leases = new Map<string, { owner: string; expiresAt: number }>();
 
   constructor(db: SqliteDatabase) {
     this.#db = db;
@@ -241,22 +243,9 @@ export class ChatRepository {
         "SELECT id, data FROM events WHERE thread_id = ? AND id > ? ORDER BY id LIMIT ?",
       ),
       deleteDeltas: s("DELETE FROM events WHERE message_id = ?"),
-      queueHead: s(
-        `SELECT ${TURN_COLUMNS}, lease_owner, lease_expires_at FROM turns INDEXED BY turns_active_by_thread
-         WHERE thread_id = ? AND status IN ('running', 'waiting_for_input')
-         ORDER BY prompt_seq LIMIT 1`,
-      ),
-      claimTurn: s(
-        "UPDATE turns SET lease_owner = ?, lease_expires_at = ? WHERE id = ? RETURNING provider_input",
-      ),
-      renewLease: s(
-        `UPDATE turns SET lease_expires_at = ?
-         WHERE id = ? AND lease_owner = ? AND status IN ('running', 'waiting_for_input')`,
-      ),
-      threadsAwaitingTurns: s(
-        `SELECT DISTINCT thread_id FROM turns
-         WHERE status IN ('running', 'waiting_for_input')
-           AND (lease_expires_at IS NULL OR lease_expires_at < ?)`,
+      turnInput: s("SELECT provider_input FROM turns WHERE id = ?"),
+      unfinishedTurnIds: s(
+        `SELECT id, thread_id FROM turns WHERE status IN ('running', 'waiting_for_input')`,
       ),
     };
     this.#environmentId = this.#loadEnvironmentId();
@@ -464,44 +453,50 @@ export class ChatRepository {
     return texts.reverse();
   }
 
-  // The turn queue (one writer at a time already: BEGIN IMMEDIATE holds SQLite's write lock)
+  // The turn queue. One process owns a SQLite file, so leases live in memory: a restart ends
+  // every unfinished turn anyway, and a lease written into the turn's row would rewrite its
+  // provider input (up to 120,000 characters) on every claim and renewal.
 
   /** Serializes claims on a thread's queue until the transaction ends (a no-op in SQLite). */
   lockTurnQueue(_threadId: string): void {}
 
   /** The thread's oldest unfinished turn and its lease state, or null when none is left. */
   queueHead(threadId: string): QueueHead | null {
-    const row = this.#stmt.queueHead.get(threadId) as
-      | (TurnRow & { lease_owner: string | null; lease_expires_at: number | null })
-      | undefined;
-    if (!row) return null;
-    const state =
-      row.lease_expires_at === null
-        ? "queued"
-        : row.lease_expires_at < Date.now()
-          ? "expired"
-          : "leased";
-    return { turn: toTurn(row), state };
+    const turn = this.activeTurn(threadId);
+    if (!turn) return null;
+    const lease = this.#leases.get(turn.id);
+    const state = !lease ? "queued" : lease.expiresAt < Date.now() ? "expired" : "leased";
+    return { turn, state };
   }
 
   /** Leases a turn to `owner` for `leaseMs`; returns its provider input. */
   claimTurn(turnId: string, owner: string, leaseMs: number): string {
-    const row = this.#stmt.claimTurn.get(owner, Date.now() + leaseMs, turnId) as {
-      provider_input: string;
-    };
-    return row.provider_input;
+    this.#leases.set(turnId, { owner, expiresAt: Date.now() + leaseMs });
+    return (this.#stmt.turnInput.get(turnId) as { provider_input: string }).provider_input;
   }
 
   /** Extends `owner`'s lease; false when the turn has ended or is no longer its own. */
   renewLease(turnId: string, owner: string, leaseMs: number): boolean {
-    return this.#stmt.renewLease.run(Date.now() + leaseMs, turnId, owner).changes === 1;
+    const lease = this.#leases.get(turnId);
+    const turn = this.getTurn(turnId);
+    if (!turn || (turn.status !== "running" && turn.status !== "waiting_for_input")) {
+      this.#leases.delete(turnId);
+      return false;
+    }
+    if (lease?.owner !== owner) return false;
+    lease.expiresAt = Date.now() + leaseMs;
+    return true;
   }
 
   /** Threads with an unfinished turn that nobody holds a live lease on (queued or abandoned). */
   threadsAwaitingTurns(): string[] {
-    return (this.#stmt.threadsAwaitingTurns.all(Date.now()) as { thread_id: string }[]).map(
-      (row) => row.thread_id,
-    );
+    const now = Date.now();
+    const threads = new Set<string>();
+    for (const row of this.#stmt.unfinishedTurnIds.all() as { id: string; thread_id: string }[]) {
+      const lease = this.#leases.get(row.id);
+      if (!lease || lease.expiresAt < now) threads.add(row.thread_id);
+    }
+    return [...threads];
   }
 
   // Messages
