@@ -58,15 +58,14 @@ export class ThreadService {
   }
 
   async getThreadDetail(threadId: string): Promise<ThreadDetail> {
-    // lastEventId is read first: the active turn and pending question are at least as new,
-    // so a client that subscribes from it misses no change to them.
-    const record = await this.#repo.getThread(threadId);
-    if (!record) throw threadNotFound(threadId);
-    const [activeTurn, pendingUserInput] = await Promise.all([
-      this.#repo.activeTurn(threadId),
-      this.#repo.pendingUserInput(threadId),
-    ]);
-    return { thread: record.thread, activeTurn, pendingUserInput, lastEventId: record.lastEventId };
+    const detail = await this.#repo.threadDetail(threadId);
+    if (!detail) throw threadNotFound(threadId);
+    return {
+      thread: detail.record.thread,
+      activeTurn: detail.activeTurn,
+      pendingUserInput: detail.pendingUserInput,
+      lastEventId: detail.record.lastEventId,
+    };
   }
 
   /**

@@ -16,6 +16,7 @@ export type {
   MessageWindow,
   QueueHead,
   StoredEvent,
+  ThreadDetailRecord,
   ThreadRecord,
   UserInputRecord,
 } from "./repository.ts";
@@ -33,6 +34,7 @@ export const CHAT_QUERY_METHODS = [
   "getTurnPromptSeq",
   "updateTurn",
   "activeTurn",
+  "threadDetail",
   "unfinishedTurns",
   "turnsByIds",
   "getProviderInput",

@@ -71,6 +71,13 @@ export interface ThreadRecord {
   lastEventId: number;
 }
 
+/** What `GET /api/threads/:threadId` shows, read in one snapshot. */
+export interface ThreadDetailRecord {
+  record: ThreadRecord;
+  activeTurn: Turn | null;
+  pendingUserInput: UserInputRequest | null;
+}
+
 /** A user-input request plus its resolution state. */
 export interface UserInputRecord {
   request: UserInputRequest;
@@ -397,6 +404,20 @@ export class ChatRepository {
   activeTurn(threadId: string): Turn | null {
     const row = this.#stmt.activeTurn.get(threadId) as TurnRow | undefined;
     return row ? toTurn(row) : null;
+  }
+
+  /**
+   * A thread with its active turn and pending question, read together (one snapshot), or null.
+   * lastEventId is as new as both, so a client subscribing from it misses no change to them.
+   */
+  threadDetail(threadId: string): ThreadDetailRecord | null {
+    const record = this.getThread(threadId);
+    if (!record) return null;
+    return {
+      record,
+      activeTurn: this.activeTurn(threadId),
+      pendingUserInput: this.pendingUserInput(threadId),
+    };
   }
 
   /** Turns left running or waiting by a previous process (crash or shutdown). */

@@ -21,6 +21,7 @@ import type {
   MessageWindow,
   QueueHead,
   StoredEvent,
+  ThreadDetailRecord,
   ThreadRecord,
   UserInputRecord,
 } from "../chatStore.ts";
@@ -250,6 +251,30 @@ export class PgQueries implements ChatQueries {
       [threadId],
     );
     return row ? toTurn(row) : null;
+  }
+
+  async threadDetail(threadId: string): Promise<ThreadDetailRecord | null> {
+    // One statement, so one snapshot: the turn and the question always match.
+    const [row] = await this.#rows<{
+      thread: ThreadRow | null;
+      turn: TurnRow | null;
+      request: UserInputRow | null;
+    }>(
+      "threadDetail",
+      `SELECT
+         (SELECT row_to_json(x) FROM (SELECT ${THREAD_COLUMNS} FROM threads WHERE id = $1) x) AS thread,
+         (SELECT row_to_json(x) FROM (SELECT ${TURN_COLUMNS} FROM turns
+            WHERE thread_id = $1 AND ${UNFINISHED} ORDER BY prompt_seq LIMIT 1) x) AS turn,
+         (SELECT row_to_json(x) FROM (SELECT ${USER_INPUT_COLUMNS} FROM user_input_requests
+            WHERE thread_id = $1 AND status = 'pending' ORDER BY created_at LIMIT 1) x) AS request`,
+      [threadId],
+    );
+    if (!row?.thread) return null;
+    return {
+      record: this.#toThreadRecord(row.thread),
+      activeTurn: row.turn ? toTurn(row.turn) : null,
+      pendingUserInput: row.request ? toUserInput(row.request).request : null,
+    };
   }
 
   async unfinishedTurns(): Promise<Turn[]> {
