@@ -11,8 +11,7 @@ import { dirname, join, resolve } from "node:path";
 import { startServer } from "../../apps/server/src/main.ts";
 import { createDemoProvider } from "../../apps/server/src/providers/index.ts";
 import { seedDemoThread } from "../../apps/server/src/seed.ts";
-import { openDatabase } from "../../apps/server/src/storage/db.ts";
-import { ChatRepository } from "../../apps/server/src/storage/repository.ts";
+import { openStore } from "../../apps/server/src/storage/openStore.ts";
 import { REPO_ROOT, type RigState, SEEDED_TITLE, SEEDED_TURNS } from "./rig.ts";
 
 /** The built web app the server serves (WEB_DIST overrides it, as for the server itself). */
@@ -79,12 +78,12 @@ export async function startRigServer(options: RigServerOptions): Promise<RigServ
     await cp(WEB_DIST, webDist, { recursive: true });
 
     const turns = options.seedTurns ?? SEEDED_TURNS;
-    const db = openDatabase(join(dataDir, "chat.sqlite"));
+    const store = await openStore({ databaseUrl: null, pgPoolSize: 1, dataDir });
     let seededThreadId: string;
     try {
-      seededThreadId = seedDemoThread(new ChatRepository(db), { turns, title: SEEDED_TITLE });
+      seededThreadId = await seedDemoThread(store, { turns, title: SEEDED_TITLE });
     } finally {
-      db.close();
+      await store.close();
     }
 
     const server = await startServer({

@@ -1,5 +1,7 @@
-/** Shared setup of the server benchmarks: services over a real SQLite file in a temp dir. */
-import { join } from "node:path";
+/**
+ * Shared setup of the server benchmarks: services over a real SQLite file in a temp dir, or,
+ * with BENCH_STORE=postgres, over a database of a throwaway PostgreSQL cluster.
+ */
 import {
   expandAssistantCitationsForProvider,
   PROVIDER_INPUT_MAX_CHARS,
@@ -9,27 +11,36 @@ import { ThreadEventLog } from "../src/domain/events.ts";
 import { ProviderService } from "../src/domain/providerService.ts";
 import { ThreadService } from "../src/domain/threadService.ts";
 import type { ProviderAdapter } from "../src/providers/types.ts";
-import { openDatabase, type SqliteDatabase } from "../src/storage/db.ts";
-import { ChatRepository } from "../src/storage/repository.ts";
+import type { ChatStore } from "../src/storage/chatStore.ts";
+import { openStore } from "../src/storage/openStore.ts";
+import { startPostgresCluster } from "../src/testing/postgresCluster.ts";
 
-/** ProviderService, ThreadService and their database, wired like startServer does. */
+/** ProviderService, ThreadService and their store, wired like startServer does. */
 export interface BenchServices {
-  db: SqliteDatabase;
-  repo: ChatRepository;
+  store: ChatStore;
   provider: ProviderService;
   threads: ThreadService;
 }
 
-export function openServices(dataDir: string, adapter: ProviderAdapter): BenchServices {
-  const db = openDatabase(join(dataDir, "chat.sqlite"));
-  const repo = new ChatRepository(db);
-  const events = new ThreadEventLog(repo);
-  return {
-    db,
-    repo,
-    provider: new ProviderService({ repo, events, adapter }),
-    threads: new ThreadService(repo),
-  };
+const cluster = process.env.BENCH_STORE === "postgres" ? await startPostgresCluster() : null;
+
+/** The PostgreSQL database of this benchmark file (null: SQLite). */
+export const benchDatabaseUrl = cluster ? await cluster.createDatabase("bench") : null;
+
+/** Stops the cluster, if any (call in afterAll). */
+export function stopBenchDatabase(): void {
+  cluster?.stop();
+}
+
+export async function openServices(
+  dataDir: string,
+  adapter: ProviderAdapter,
+): Promise<BenchServices> {
+  const store = await openStore({ databaseUrl: benchDatabaseUrl, pgPoolSize: 10, dataDir });
+  const events = new ThreadEventLog(store);
+  const provider = new ProviderService({ store, events, adapter });
+  await provider.ready();
+  return { store, provider, threads: new ThreadService(store) };
 }
 
 /** An adapter that returns at once: what is left to measure is the server's own work. */

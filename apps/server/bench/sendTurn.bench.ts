@@ -5,19 +5,25 @@
  */
 import { afterAll, bench, describe } from "vitest";
 import { makeTempDir, removeDir } from "../src/testing/harness.ts";
-import { maximalPromptWith50Citations, noopAdapter, openServices } from "./fixtures.ts";
+import {
+  maximalPromptWith50Citations,
+  noopAdapter,
+  openServices,
+  stopBenchDatabase,
+} from "./fixtures.ts";
 
 const dataDir = await makeTempDir("chat-bench-send-");
-const services = openServices(dataDir, noopAdapter);
+const services = await openServices(dataDir, noopAdapter);
 const prompt = maximalPromptWith50Citations();
-const thread = services.threads.createThread("bench");
+const thread = await services.threads.createThread("bench");
 // The first prompt also derives the title; measure the steady state separately below.
-services.provider.sendTurn(thread.id, prompt);
+await services.provider.sendTurn(thread.id, prompt);
 await services.provider.whenIdle();
 
 afterAll(async () => {
   await services.provider.close();
-  services.db.close();
+  await services.store.close();
+  stopBenchDatabase();
   await removeDir(dataDir);
 });
 
@@ -25,7 +31,7 @@ describe("sendTurn, 120,000-character prompt with 50 citations", () => {
   bench(
     "later prompt (validate, expand, store, complete)",
     async () => {
-      services.provider.sendTurn(thread.id, prompt);
+      await services.provider.sendTurn(thread.id, prompt);
       await services.provider.whenIdle();
     },
     { time: 3000, warmupIterations: 5 },
@@ -34,8 +40,8 @@ describe("sendTurn, 120,000-character prompt with 50 citations", () => {
   bench(
     "first prompt of a thread (adds title and branch name)",
     async () => {
-      const fresh = services.threads.createThread();
-      services.provider.sendTurn(fresh.id, prompt);
+      const fresh = await services.threads.createThread();
+      await services.provider.sendTurn(fresh.id, prompt);
       await services.provider.whenIdle();
     },
     { time: 3000, warmupIterations: 5 },

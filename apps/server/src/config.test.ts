@@ -20,8 +20,26 @@ describe("loadConfig", () => {
       providerTurnTimeoutMs: 600_000,
       maxReplyChars: 1_000_000,
       sseMaxConnections: 1000,
+      databaseUrl: null,
+      pgPoolSize: 10,
+      turnLeaseMs: 30_000,
       logLevel: "info",
     });
+  });
+
+  it("uses PostgreSQL for a postgres:// DATABASE_URL and refuses anything else", () => {
+    const url = "postgres://chat:secret@db.internal:5432/chat";
+    expect(loadConfig({ DATABASE_URL: ` ${url} ` }).databaseUrl).toBe(url);
+    expect(loadConfig({ DATABASE_URL: "postgresql://db/chat" }).databaseUrl).toBe(
+      "postgresql://db/chat",
+    );
+    expect(loadConfig({ DATABASE_URL: "  " }).databaseUrl).toBeNull();
+    expect(() => loadConfig({ DATABASE_URL: "mysql://db/chat" })).toThrow(/PostgreSQL URL/);
+    expect(loadConfig({ TURN_LEASE_MS: "5000", PG_POOL_SIZE: "20" })).toMatchObject({
+      turnLeaseMs: 5000,
+      pgPoolSize: 20,
+    });
+    expect(() => loadConfig({ TURN_LEASE_MS: "0" })).toThrow(/TURN_LEASE_MS/);
   });
 
   it("refuses a non-loopback host without AUTH_TOKEN, with a message that says what to do", () => {

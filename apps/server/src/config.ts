@@ -32,6 +32,12 @@ export interface ServerConfig {
   maxReplyChars: number;
   /** SSE_MAX_CONNECTIONS: open event streams before new ones get 429. */
   sseMaxConnections: number;
+  /** DATABASE_URL: PostgreSQL instead of the embedded SQLite (null: SQLite in dataDir). */
+  databaseUrl: string | null;
+  /** PG_POOL_SIZE: PostgreSQL connections per process (plus one for LISTEN). */
+  pgPoolSize: number;
+  /** TURN_LEASE_MS: a running turn's lease; another process ends it once it expires. */
+  turnLeaseMs: number;
   /** LOG_LEVEL: `debug`, `info` (default), `warn`, `error` or `silent`. */
   logLevel: LogLevel;
 }
@@ -81,8 +87,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     providerTurnTimeoutMs: positiveInteger(env, "PROVIDER_TURN_TIMEOUT_MS", 600_000),
     maxReplyChars: positiveInteger(env, "MAX_REPLY_CHARS", 1_000_000),
     sseMaxConnections: positiveInteger(env, "SSE_MAX_CONNECTIONS", 1000),
+    databaseUrl: databaseUrl(env),
+    pgPoolSize: positiveInteger(env, "PG_POOL_SIZE", 10),
+    turnLeaseMs: positiveInteger(env, "TURN_LEASE_MS", 30_000),
     logLevel: logLevel(env.LOG_LEVEL),
   };
+}
+
+/** DATABASE_URL: unset or blank for SQLite; otherwise a postgres:// or postgresql:// URL. */
+function databaseUrl(env: NodeJS.ProcessEnv): string | null {
+  const url = env.DATABASE_URL?.trim();
+  if (!url) return null;
+  if (!/^postgres(ql)?:\/\//.test(url)) {
+    throw new ConfigError(
+      "DATABASE_URL must be a PostgreSQL URL (postgres://user:password@host:port/database).",
+    );
+  }
+  return url;
 }
 
 function logLevel(value: string | undefined): LogLevel {

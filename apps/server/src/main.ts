@@ -3,7 +3,6 @@
  * {@link startServer} for tests, benchmarks and the e2e rig.
  */
 import type { AddressInfo } from "node:net";
-import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { serve } from "@hono/node-server";
 import { ConfigError, loadConfig, requireTokenOffLoopback, type ServerConfig } from "./config.ts";
@@ -15,8 +14,9 @@ import { createApp } from "./http/app.ts";
 import { SseConnections } from "./http/sse.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import type { ProviderAdapter } from "./providers/types.ts";
-import { openDatabase, type SqliteDatabase } from "./storage/db.ts";
-import { ChatRepository } from "./storage/repository.ts";
+import type { ChatStore } from "./storage/chatStore.ts";
+import type { SqliteDatabase } from "./storage/db.ts";
+import { openStore } from "./storage/openStore.ts";
 
 /** Options of {@link startServer}; anything omitted comes from `loadConfig(env)`. */
 export interface StartServerOptions extends Partial<ServerConfig> {
@@ -26,7 +26,7 @@ export interface StartServerOptions extends Partial<ServerConfig> {
   adapter?: ProviderAdapter;
   /** SSE keep-alive interval in ms (default 15,000). */
   heartbeatMs?: number;
-  /** Opens the database file (default {@link openDatabase}); tests wrap it to inject faults. */
+  /** Opens the SQLite file (default `openDatabase`); tests wrap it to inject faults. */
   openDatabase?: (file: string) => SqliteDatabase;
   /** How often final writes that hit a storage fault are retried (default 2,000 ms). */
   storageRetryMs?: number;
@@ -63,20 +63,21 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   requireTokenOffLoopback(config.host, config.authToken);
   const adapter = options.adapter ?? (await defaultAdapter(env));
   const logger = options.logger ?? createLogger(config.logLevel);
-  const db = openDataDir(config.dataDir, options.openDatabase ?? openDatabase);
-  const repo = new ChatRepository(db);
-  const events = new ThreadEventLog(repo);
+  const store = await openConfiguredStore(config, options.openDatabase);
+  const events = new ThreadEventLog(store);
   const provider = new ProviderService({
-    repo,
+    store,
     events,
     adapter,
     logger,
     idleTimeoutMs: config.providerIdleTimeoutMs,
     turnTimeoutMs: config.providerTurnTimeoutMs,
     maxReplyChars: config.maxReplyChars,
+    turnLeaseMs: config.turnLeaseMs,
     ...(options.storageRetryMs === undefined ? {} : { storageRetryMs: options.storageRetryMs }),
   });
-  const threads = new ThreadService(repo);
+  await provider.ready();
+  const threads = new ThreadService(store);
   const connections = new SseConnections();
   const app = createApp({
     threads,
@@ -106,7 +107,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     });
   } catch (error) {
     await provider.close();
-    db.close();
+    await store.close();
     throw listenError(error, config);
   }
   const { port } = server.address() as AddressInfo;
@@ -117,7 +118,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   return {
     url: `http://${host}:${port}`,
     port,
-    environmentId: repo.environmentId,
+    environmentId: store.environmentId,
     config,
     provider,
     openEventStreams: () => connections.size,
@@ -128,7 +129,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         await provider.close();
         if ("closeAllConnections" in server) server.closeAllConnections();
         await stopped;
-        db.close();
+        await store.close();
       })();
       return closing;
     },
@@ -140,12 +141,32 @@ async function defaultAdapter(env: NodeJS.ProcessEnv): Promise<ProviderAdapter> 
   return createProviderFromEnv(env);
 }
 
-/** Opens DATA_DIR/chat.sqlite, turning an unusable directory into a {@link StartupError}. */
-function openDataDir(dataDir: string, open: (file: string) => SqliteDatabase): SqliteDatabase {
+/**
+ * Opens PostgreSQL (DATABASE_URL) or DATA_DIR/chat.sqlite, turning an unreachable database or an
+ * unusable directory into a {@link StartupError}.
+ */
+async function openConfiguredStore(
+  config: ServerConfig,
+  openSqlite: ((file: string) => SqliteDatabase) | undefined,
+): Promise<ChatStore> {
   try {
-    return open(join(dataDir, "chat.sqlite"));
+    return await openStore({
+      databaseUrl: config.databaseUrl,
+      pgPoolSize: config.pgPoolSize,
+      dataDir: config.dataDir,
+      ...(openSqlite === undefined ? {} : { openSqlite }),
+    });
   } catch (error) {
     const code = (error as { code?: string }).code ?? "";
+    if (config.databaseUrl !== null) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new StartupError(
+        `Cannot use the PostgreSQL database at DATABASE_URL (${code || "error"}: ${reason}). ` +
+          "Check that the server is running and the URL, user and password are right.",
+        { cause: error },
+      );
+    }
+    const dataDir = config.dataDir;
     if (/^(EACCES|EPERM|EROFS|ENOSPC|ENOTDIR|EEXIST|SQLITE_)/.test(code)) {
       const reason = error instanceof Error ? error.message : String(error);
       throw new StartupError(
@@ -189,6 +210,9 @@ function stripUndefined(options: StartServerOptions): Partial<ServerConfig> {
     "providerTurnTimeoutMs",
     "maxReplyChars",
     "sseMaxConnections",
+    "databaseUrl",
+    "pgPoolSize",
+    "turnLeaseMs",
     "logLevel",
   ] as const;
   for (const key of keys) {
@@ -218,7 +242,11 @@ async function main(): Promise<void> {
   }
   console.log(`Chat server listening on ${running.url}`);
   console.log(`  environment ${running.environmentId}, provider ${running.provider.providerName}`);
-  console.log(`  data in ${running.config.dataDir}`);
+  console.log(
+    running.config.databaseUrl === null
+      ? `  data in ${running.config.dataDir}`
+      : "  data in PostgreSQL (DATABASE_URL)",
+  );
   const shutdown = (signal: string) => {
     console.log(`\n${signal}: shutting down…`);
     running.close().then(

@@ -3,20 +3,19 @@
  *
  *   pnpm --filter @app/server seed -- --thread-turns 2000 [--data-dir DIR] [--title TEXT]
  *
- * Everything is written in one transaction with deterministic Markdown-rich content. Every 10th
+ * Writes to PostgreSQL instead when DATABASE_URL is set. Everything is written in one
+ * transaction with deterministic Markdown-rich content. Every 10th
  * turn has two progress messages before its answer (the web app folds them), and every 25th
  * prompt cites the first paragraph of an answer 20 turns earlier, so following the chip loads
  * older history. The last prompt also cites answers 1, 3, 50, 300 and 1,900 turns back (those
  * that exist), with the comment "Deep link to turn N", for jumps to any depth.
  */
 import { randomUUID } from "node:crypto";
-import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { expandAssistantCitationsForProvider, serializeAssistantCitation } from "@app/citations";
 import { ConfigError, loadConfig } from "./config.ts";
-import { openDatabase } from "./storage/db.ts";
-import type { ChatRepository } from "./storage/repository.ts";
-import { ChatRepository as Repository } from "./storage/repository.ts";
+import type { ChatStore } from "./storage/chatStore.ts";
+import { openStore } from "./storage/openStore.ts";
 import { deriveBranchName } from "./titles.ts";
 
 /** Options of {@link seedDemoThread}. */
@@ -121,7 +120,7 @@ function promptText(
 }
 
 /** Creates one long thread in a single transaction; returns its id. */
-export function seedDemoThread(repo: ChatRepository, options: SeedOptions): string {
+export async function seedDemoThread(store: ChatStore, options: SeedOptions): Promise<string> {
   if (!Number.isSafeInteger(options.turns) || options.turns < 1) {
     throw new Error(`--thread-turns must be a positive integer (got ${options.turns}).`);
   }
@@ -131,9 +130,9 @@ export function seedDemoThread(repo: ChatRepository, options: SeedOptions): stri
   const threadId = randomUUID();
   const title = options.title ?? `Long demo thread (${options.turns} turns)`;
   const answerIds: string[] = [];
-  repo.transaction(() => {
-    repo.createThread({ id: threadId, title, now: at() });
-    repo.setThreadTitle({
+  await store.transaction(async (repo) => {
+    await repo.createThread({ id: threadId, title, now: at() });
+    await repo.setThreadTitle({
       id: threadId,
       title,
       titleSource: "custom",
@@ -142,8 +141,8 @@ export function seedDemoThread(repo: ChatRepository, options: SeedOptions): stri
     });
     for (let n = 1; n <= options.turns; n++) {
       const turnId = randomUUID();
-      const prompt = promptText(n, n === options.turns, repo.environmentId, threadId, answerIds);
-      repo.insertTurnWithPrompt({
+      const prompt = promptText(n, n === options.turns, store.environmentId, threadId, answerIds);
+      await repo.insertTurnWithPrompt({
         threadId,
         turnId,
         messageId: randomUUID(),
@@ -153,7 +152,7 @@ export function seedDemoThread(repo: ChatRepository, options: SeedOptions): stri
       });
       if (n % 10 === 1) {
         for (const step of [1, 2]) {
-          repo.insertAssistantMessage({
+          await repo.insertAssistantMessage({
             id: randomUUID(),
             threadId,
             turnId,
@@ -167,7 +166,7 @@ export function seedDemoThread(repo: ChatRepository, options: SeedOptions): stri
       const answerId = randomUUID();
       answerIds.push(answerId);
       const now = at();
-      repo.insertAssistantMessage({
+      await repo.insertAssistantMessage({
         id: answerId,
         threadId,
         turnId,
@@ -176,7 +175,7 @@ export function seedDemoThread(repo: ChatRepository, options: SeedOptions): stri
         status: "complete",
         now,
       });
-      repo.updateTurn({ id: turnId, status: "completed", completedAt: now });
+      await repo.updateTurn({ id: turnId, status: "completed", completedAt: now });
     }
   });
   return threadId;
@@ -205,28 +204,26 @@ function parseArgs(argv: string[]): { turns: number; dataDir?: string; title?: s
   return out;
 }
 
-function main(): void {
+async function main(): Promise<void> {
   try {
     const args = parseArgs(process.argv.slice(2));
     const config = loadConfig(
       args.dataDir ? { ...process.env, DATA_DIR: args.dataDir } : process.env,
     );
-    const db = openDatabase(join(config.dataDir, "chat.sqlite"));
+    const store = await openStore(config);
     try {
-      const repo = new Repository(db);
       const began = performance.now();
-      const threadId = seedDemoThread(repo, {
+      const threadId = await seedDemoThread(store, {
         turns: args.turns,
         ...(args.title === undefined ? {} : { title: args.title }),
       });
       const ms = Math.round(performance.now() - began);
       const count = seededMessageCount(args.turns);
-      console.log(
-        `Seeded ${count} messages (${args.turns} turns) in ${ms} ms into ${config.dataDir}`,
-      );
-      console.log(`Open http://${config.host}:${config.port}/${repo.environmentId}/${threadId}`);
+      const into = config.databaseUrl === null ? config.dataDir : "PostgreSQL (DATABASE_URL)";
+      console.log(`Seeded ${count} messages (${args.turns} turns) in ${ms} ms into ${into}`);
+      console.log(`Open http://${config.host}:${config.port}/${store.environmentId}/${threadId}`);
     } finally {
-      db.close();
+      await store.close();
     }
   } catch (error) {
     const message =
@@ -236,4 +233,4 @@ function main(): void {
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) main();
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) void main();

@@ -139,7 +139,7 @@ describe("storage faults", () => {
     );
 
     faults.freeDisk();
-    server.provider.retryStorageNow();
+    await server.provider.retryStorageNow();
     expect(server.provider.writesWaitingForStorage).toBe(0);
     const page = await server.getJson<MessagePage>(messagesPath);
     expect(page.messages.map((m) => [m.kind, m.status])).toEqual([
@@ -206,7 +206,7 @@ describe("storage faults", () => {
     await expectStorageUnavailable(await server.post("/api/threads", {}));
 
     faults.heal();
-    server.provider.retryStorageNow();
+    await server.provider.retryStorageNow();
     const page = await server.getJson<MessagePage>("/api/threads/t1/messages");
     expect(page.messages.map((m) => [m.id === "m2" ? m.text : m.kind, m.status])).toEqual([
       ["prompt", "complete"],

@@ -87,7 +87,7 @@ describe("storage faults on a real tmpfs", () => {
 
       // Space is back: the stopped turn is recorded with every character it produced.
       mount("-o", "remount,size=64m", mountDir);
-      server.provider.retryStorageNow();
+      await server.provider.retryStorageNow();
       expect(server.provider.writesWaitingForStorage).toBe(0);
       const page = await server.getJson<MessagePage>(`/api/threads/${thread.id}/messages`);
       expect(page.turns[0]).toMatchObject({

@@ -1,14 +1,17 @@
 /**
  * The per-thread event log behind `GET /api/threads/:threadId/events`.
  *
- * Resume design: every event, deltas included, is written to SQLite with the next id of the
+ * Resume design: every event, deltas included, is written to the store with the next id of the
  * thread's sequence (threads.last_event_id) in the same transaction as the state change it
  * describes, so a client that reconnects with `Last-Event-ID: n` is replayed exactly the events
  * after n from the database and then continues live, each once. When a message completes, its
  * delta rows are deleted (compaction): the `message.completed` event that follows them carries the
  * full text, so a client resuming from before or in the middle of the deltas still ends with the
  * whole message, and the log stays small. Listeners are notified only after the transaction
- * commits; replay-then-subscribe happens in one synchronous step, so nothing can slip between them.
+ * commits, by the store ({@link ChatStore.onCommittedEvents}): at once with SQLite, through
+ * `LISTEN/NOTIFY` with PostgreSQL, whichever process committed. A subscriber's listener is
+ * registered before the last stored id is read, so every event after its resume point is either
+ * replayed or delivered live (the SSE layer drops the ids it already sent).
  *
  * Streaming text is the one exception to "stored first": {@link ThreadEventLog.broadcast} hands a
  * chunk to listeners at once, without an id, so readers see every delta immediately while the
@@ -17,7 +20,7 @@
  * row covering those characters commits.
  */
 import type { ServerEvent } from "@app/protocol";
-import type { ChatRepository, StoredEvent } from "../storage/repository.ts";
+import type { ChatQueries, ChatStore, StoredEvent } from "../storage/chatStore.ts";
 
 /** An event as listeners get it: stored ones have an id, broadcast deltas have `id: null`. */
 export interface LiveEvent {
@@ -40,50 +43,39 @@ export interface EventSubscription {
   unsubscribe(): void;
 }
 
+/** A transaction's queries plus {@link EventTx.publish}. */
+export interface EventTx {
+  tx: ChatQueries;
+  /** Persists `event` in this transaction and returns its id. */
+  publish(threadId: string, event: ServerEvent): Promise<number>;
+}
+
 export class ThreadEventLog {
-  readonly #repo: ChatRepository;
+  readonly #store: ChatStore;
   readonly #listeners = new Map<string, Set<EventListener>>();
-  #pending: { threadId: string; live: LiveEvent }[] = [];
-  #depth = 0;
 
-  constructor(repo: ChatRepository) {
-    this.#repo = repo;
+  constructor(store: ChatStore) {
+    this.#store = store;
+    store.onCommittedEvents((threadId, events) => this.#deliver(threadId, events));
   }
 
   /**
-   * Runs `fn` in one database transaction; events published inside reach listeners only after
-   * the commit (and never if it rolls back).
+   * Runs `fn` in one transaction; events published inside reach listeners only after the
+   * commit (and never if it rolls back).
    */
-  atomically<T>(fn: () => T): T {
-    const mark = this.#pending.length;
-    this.#depth++;
-    let result: T;
-    try {
-      result = this.#repo.transaction(fn);
-    } catch (error) {
-      this.#depth--;
-      // Drop what the rolled-back (inner) transaction published.
-      this.#pending.length = mark;
-      throw error;
-    }
-    this.#depth--;
-    if (this.#depth === 0) this.#flush();
-    return result;
-  }
-
-  /** Persists `event` (inside {@link atomically}) and returns its id. */
-  publish(threadId: string, event: ServerEvent): number {
-    if (this.#depth === 0) throw new Error("ThreadEventLog.publish must run inside atomically().");
-    // Serialized once, for the stored row and for every listener.
-    const data = JSON.stringify(event);
-    const id = this.#repo.appendEvent(threadId, event, data);
-    this.#pending.push({ threadId, live: { id, event, data } });
-    return id;
+  atomically<T>(fn: (w: EventTx) => Promise<T>): Promise<T> {
+    return this.#store.transaction((tx) =>
+      fn({
+        tx,
+        // Serialized once, for the stored row and for every listener.
+        publish: (threadId, event) => tx.appendEvent(threadId, event, JSON.stringify(event)),
+      }),
+    );
   }
 
   /**
-   * Hands a not yet stored `message.delta` to the thread's listeners at once (no id). The
-   * caller stores the same text later with {@link publish}, which then carries the id.
+   * Hands a not yet stored `message.delta` to this process's listeners at once (no id). The
+   * caller stores the same text later with {@link EventTx.publish}, which then carries the id.
    */
   broadcast(threadId: string, event: ServerEvent & { type: "message.delta" }): void {
     const set = this.#listeners.get(threadId);
@@ -93,31 +85,45 @@ export class ThreadEventLog {
 
   /**
    * Subscribes to a thread's live events. With `afterId`, the stored events after it up to
-   * `replayUntil` are the caller's to read ({@link readStored}); registering the listener and
-   * fixing `replayUntil` happen in one synchronous step, so each event is delivered exactly once.
+   * `replayUntil` are the caller's to read ({@link readStored}); the listener is registered
+   * before `replayUntil` is read, so each event is delivered at least once and the caller
+   * skips ids it has sent.
    */
-  subscribe(threadId: string, afterId: number | null, listener: EventListener): EventSubscription {
-    const lastId = this.#repo.getThread(threadId)?.lastEventId ?? 0;
-    const replayUntil = afterId === null ? null : lastId;
+  async subscribe(
+    threadId: string,
+    afterId: number | null,
+    listener: EventListener,
+  ): Promise<EventSubscription> {
     let set = this.#listeners.get(threadId);
     if (!set) {
       set = new Set();
       this.#listeners.set(threadId, set);
     }
     set.add(listener);
-    return {
-      replayUntil,
-      unsubscribe: () => {
-        const current = this.#listeners.get(threadId);
-        current?.delete(listener);
-        if (current?.size === 0) this.#listeners.delete(threadId);
-      },
+    const unsubscribe = () => {
+      const current = this.#listeners.get(threadId);
+      if (!current?.delete(listener)) return;
+      if (current.size === 0) this.#listeners.delete(threadId);
+      this.#store.unwatch(threadId);
     };
+    try {
+      await this.#store.watch(threadId);
+      const lastId = (await this.#store.getThread(threadId))?.lastEventId ?? 0;
+      return { replayUntil: afterId === null ? null : lastId, unsubscribe };
+    } catch (error) {
+      unsubscribe();
+      throw error;
+    }
   }
 
   /** Up to `limit` stored events with afterId < id <= untilId, in id order. */
-  readStored(threadId: string, afterId: number, untilId: number, limit: number): StoredEvent[] {
-    return this.#repo.eventsAfter(threadId, afterId, limit).filter((e) => e.id <= untilId);
+  async readStored(
+    threadId: string,
+    afterId: number,
+    untilId: number,
+    limit: number,
+  ): Promise<StoredEvent[]> {
+    return (await this.#store.eventsAfter(threadId, afterId, limit)).filter((e) => e.id <= untilId);
   }
 
   /** Number of live listeners on a thread (for tests and diagnostics). */
@@ -125,13 +131,10 @@ export class ThreadEventLog {
     return this.#listeners.get(threadId)?.size ?? 0;
   }
 
-  #flush(): void {
-    const pending = this.#pending;
-    this.#pending = [];
-    for (const { threadId, live } of pending) {
-      const set = this.#listeners.get(threadId);
-      if (set) this.#notify(set, live);
-    }
+  #deliver(threadId: string, events: StoredEvent[]): void {
+    const set = this.#listeners.get(threadId);
+    if (!set) return;
+    for (const stored of events) this.#notify(set, stored);
   }
 
   #notify(set: Set<EventListener>, live: LiveEvent): void {

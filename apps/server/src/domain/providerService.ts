@@ -8,7 +8,9 @@
  * - the raw (trimmed) and the expanded input are both checked against the 120,000-character
  *   limit; over it, nothing is stored and no adapter is called;
  * - user-input answers reach the adapter raw: no expansion, no limit;
- * - turns of one thread run one at a time, in the order they were sent;
+ * - turns of one thread run one at a time, in the order they were sent, whichever process
+ *   stored them: the queue is the database's (see {@link TurnQueue}); a process runs a turn
+ *   under a lease it renews, and a turn whose lease expires is ended `failed` (interrupted);
  * - a turn ends `completed`, `cancelled` (Stop; its partial reply is kept) or `failed` with a
  *   visible error: the adapter failed, went silent (PROVIDER_IDLE_TIMEOUT_MS), ran too long
  *   (PROVIDER_TURN_TIMEOUT_MS), wrote too much (MAX_REPLY_CHARS) or storage failed;
@@ -18,7 +20,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { expandAssistantCitationsForProvider, PROVIDER_INPUT_MAX_CHARS } from "@app/citations";
-import type { SendTurnResponse, Turn, TurnErrorCode, TurnStatus } from "@app/protocol";
+import type { SendTurnResponse, ServerEvent, Turn, TurnErrorCode, TurnStatus } from "@app/protocol";
 import { UserInputQuestionSchema } from "@app/protocol";
 import { z } from "zod";
 import { type Logger, silentLogger } from "../logger.ts";
@@ -28,13 +30,14 @@ import type {
   ProviderTurnContext,
   UserInputQuestion,
 } from "../providers/types.ts";
-import type { ChatRepository, HistoryBudget, HistoryTurn } from "../storage/repository.ts";
+import type { ChatStore, HistoryBudget, HistoryTurn } from "../storage/chatStore.ts";
 import { isStorageFault } from "../storage/storageErrors.ts";
 import { deriveThreadNames } from "../titles.ts";
 import { DomainError, threadNotFound } from "./errors.ts";
-import type { ThreadEventLog } from "./events.ts";
+import type { EventTx, ThreadEventLog } from "./events.ts";
 import { StorageRetry } from "./storageRetry.ts";
 import { TurnDeadlines } from "./turnDeadlines.ts";
+import { TurnQueue } from "./turnQueue.ts";
 import { TurnStop } from "./turnStop.ts";
 import { TurnWriter } from "./turnWriter.ts";
 
@@ -51,10 +54,12 @@ export const DEFAULT_HISTORY_BUDGET: HistoryBudget = {
   maxChars: 4 * PROVIDER_INPUT_MAX_CHARS,
 };
 const STORAGE_RETRY_MS = 2_000;
+/** TURN_LEASE_MS default: a turn whose process stops renewing is taken over after this. */
+export const DEFAULT_TURN_LEASE_MS = 30_000;
 
 /** Construction options of {@link ProviderService}. */
 export interface ProviderServiceOptions {
-  repo: ChatRepository;
+  store: ChatStore;
   events: ThreadEventLog;
   adapter: ProviderAdapter;
   /** Clock for stored timestamps (ISO-8601). */
@@ -69,6 +74,8 @@ export interface ProviderServiceOptions {
   maxReplyChars?: number;
   /** How often writes that hit a storage fault are tried again (default 2,000 ms). */
   storageRetryMs?: number;
+  /** TURN_LEASE_MS: lease on a running turn, renewed every third of it (default 30,000 ms). */
+  turnLeaseMs?: number;
   /** Where failed turns are logged (default: silent). */
   logger?: Logger;
 }
@@ -88,13 +95,16 @@ type TurnOutcome = {
 type RunningTurn = {
   threadId: string;
   stop(reason: TurnStop): void;
+  /** Another process ended the turn (Stop sent there, or our lease was taken over). */
+  endedElsewhere(): void;
   /** Resolves once the turn's end is handled (recorded, or waiting for storage). */
   settled: Promise<void>;
 };
 type Waiter = {
   threadId: string;
   turnId: string;
-  questionIds: Set<string>;
+  /** This process is recording the answers (so the event that follows is not news). */
+  answeredHere: boolean;
   resolve: (answers: Record<string, string>) => void;
   reject: (reason: unknown) => void;
 };
@@ -103,7 +113,7 @@ const QuestionsSchema = z.array(UserInputQuestionSchema).min(1);
 const SHUTDOWN_GRACE_MS = 2_000;
 
 export class ProviderService {
-  readonly #repo: ChatRepository;
+  readonly #store: ChatStore;
   readonly #events: ThreadEventLog;
   readonly #adapter: ProviderAdapter;
   readonly #now: () => string;
@@ -112,18 +122,16 @@ export class ProviderService {
   readonly #turnTimeoutMs: number;
   readonly #maxReplyChars: number;
   readonly #retry: StorageRetry;
+  readonly #queue: TurnQueue;
   readonly #logger: Logger;
-  /** Tail of each thread's turn queue. */
-  readonly #queues = new Map<string, Promise<void>>();
   readonly #running = new Map<string, RunningTurn>();
-  /** Queued turns stopped before they ran: skipped when their turn comes. */
-  readonly #cancelledQueued = new Set<string>();
   readonly #waiters = new Map<string, Waiter>();
+  readonly #ready: Promise<void>;
   #closing = false;
   #closed = false;
 
   constructor(options: ProviderServiceOptions) {
-    this.#repo = options.repo;
+    this.#store = options.store;
     this.#events = options.events;
     this.#adapter = options.adapter;
     this.#now = options.now ?? (() => new Date().toISOString());
@@ -133,8 +141,32 @@ export class ProviderService {
     this.#maxReplyChars = options.maxReplyChars ?? DEFAULT_MAX_REPLY_CHARS;
     this.#logger = options.logger ?? silentLogger;
     this.#retry = new StorageRetry(options.storageRetryMs ?? STORAGE_RETRY_MS, this.#logger);
-    // On a full disk this waits in the retry queue instead of failing the start.
-    this.#retry.run(() => this.#failInterruptedTurns());
+    const leaseMs = options.turnLeaseMs ?? DEFAULT_TURN_LEASE_MS;
+    this.#queue = new TurnQueue({
+      store: this.#store,
+      events: this.#events,
+      leaseMs,
+      run: (threadId, turnId, input) => this.#runTurn(threadId, turnId, input),
+      interrupt: (w, turn) => this.#recordInterrupted(w, turn),
+    });
+    // SQLite: this process owns the file, so every unfinished turn was cut off by the last one
+    // (on a full disk this waits in the retry queue instead of failing the start). A shared
+    // database: other processes may be running turns right now; expired leases tell.
+    // Turns are claimed only once that recovery is recorded, never before.
+    const startClaiming = () => {
+      if (!this.#closing) this.#queue.startClaiming(Math.min(leaseMs / 3, 5_000));
+    };
+    this.#ready = this.#store.shared
+      ? Promise.resolve().then(startClaiming)
+      : this.#retry.run(async () => {
+          await this.#failInterruptedTurns();
+          startClaiming();
+        });
+  }
+
+  /** Resolves once turns left by a previous process are recovered (or waiting for storage). */
+  ready(): Promise<void> {
+    return this.#ready;
   }
 
   /** Name of the adapter turns are routed to (`demo`, `openai`, ...). */
@@ -148,8 +180,8 @@ export class ProviderService {
   }
 
   /** Tries the writes waiting for storage now instead of at the next retry (tests). */
-  retryStorageNow(): void {
-    this.#retry.retryNow();
+  retryStorageNow(): Promise<void> {
+    return this.#retry.retryNow();
   }
 
   /**
@@ -157,9 +189,9 @@ export class ProviderService {
    * arrives through the thread's events. Throws {@link DomainError} (`thread_not_found`,
    * `empty_input`, `input_too_long`, `shutting_down`) without storing anything.
    */
-  sendTurn(threadId: string, input: string): SendTurnResponse {
+  async sendTurn(threadId: string, input: string): Promise<SendTurnResponse> {
     if (this.#closing) throw shuttingDown();
-    const record = this.#repo.getThread(threadId);
+    const record = await this.#store.getThread(threadId);
     if (!record) throw threadNotFound(threadId);
     const trimmed = input.trim();
     if (trimmed === "") {
@@ -181,9 +213,9 @@ export class ProviderService {
     }
 
     const now = this.#now();
-    const result = this.#events.atomically(() => {
-      const isFirstPrompt = !this.#repo.hasTurns(threadId);
-      const stored = this.#repo.insertTurnWithPrompt({
+    const result = await this.#events.atomically(async (w) => {
+      const isFirstPrompt = !(await w.tx.hasTurns(threadId));
+      const stored = await w.tx.insertTurnWithPrompt({
         threadId,
         turnId: randomUUID(),
         messageId: randomUUID(),
@@ -191,39 +223,40 @@ export class ProviderService {
         providerInput,
         now,
       });
-      this.#events.publish(threadId, { type: "message.created", message: stored.message });
-      this.#events.publish(threadId, { type: "turn.updated", turn: stored.turn });
+      await w.publish(threadId, { type: "message.created", message: stored.message });
+      await w.publish(threadId, { type: "turn.updated", turn: stored.turn });
       if (isFirstPrompt) {
         const named = record.titleSource === "default";
         const names = deriveThreadNames(trimmed);
-        const thread = this.#repo.setThreadTitle({
+        const thread = await w.tx.setThreadTitle({
           id: threadId,
           title: named ? names.title : record.thread.title,
           titleSource: named ? "prompt" : "custom",
           branchName: names.branchName,
           now,
         });
-        this.#events.publish(threadId, { type: "thread.updated", thread });
+        await w.publish(threadId, { type: "thread.updated", thread });
       }
       return stored;
     });
-    this.#enqueue(threadId, result.turn.id, providerInput);
+    this.#queue.pump(threadId);
     return result;
   }
 
   /**
-   * Answers a pending user-input request. The answers reach the adapter exactly as given.
+   * Answers a pending user-input request. The answers reach the adapter exactly as given,
+   * in whichever process runs the turn.
    * Throws `thread_not_found`, `user_input_request_not_found` (404),
    * `user_input_request_resolved` (409) or `invalid_request` (400, unknown question ids).
    */
-  answerUserInput(
+  async answerUserInput(
     threadId: string,
     requestId: string,
     answers: Record<string, string>,
-  ): UserInputAnswerResult {
+  ): Promise<UserInputAnswerResult> {
     if (this.#closing) throw shuttingDown();
-    if (!this.#repo.getThread(threadId)) throw threadNotFound(threadId);
-    const record = this.#repo.getUserInputRequest(requestId);
+    if (!(await this.#store.getThread(threadId))) throw threadNotFound(threadId);
+    const record = await this.#store.getUserInputRequest(requestId);
     if (!record || record.request.threadId !== threadId) {
       throw new DomainError(
         "user_input_request_not_found",
@@ -231,18 +264,21 @@ export class ProviderService {
       );
     }
     const waiter = this.#waiters.get(requestId);
-    if (record.status !== "pending" || !waiter) {
-      throw new DomainError(
-        "user_input_request_resolved",
-        `The user-input request "${requestId}" is no longer waiting for answers.`,
-      );
+    // Without a waiter here, the turn must be running in another process that waits for it.
+    const waitedElsewhere =
+      !waiter &&
+      this.#store.shared &&
+      isUnfinished(await this.#store.getTurn(record.request.turnId));
+    if (record.status !== "pending" || (!waiter && !waitedElsewhere)) {
+      throw resolvedAlready(requestId);
     }
     // Own properties only, into an object without a prototype: an answer keyed "constructor"
     // or "toString" is just an answer, and a missing one never reads Object.prototype.
     const own: Record<string, string> = Object.create(null);
     for (const key of Object.keys(answers)) own[key] = answers[key]!;
     answers = own;
-    const unknown = Object.keys(answers).filter((key) => !waiter.questionIds.has(key));
+    const questionIds = new Set(record.request.questions.map((q) => q.id));
+    const unknown = Object.keys(answers).filter((key) => !questionIds.has(key));
     if (unknown.length > 0) {
       throw new DomainError(
         "invalid_request",
@@ -250,32 +286,49 @@ export class ProviderService {
       );
     }
     const now = this.#now();
-    const turn = this.#events.atomically(() => {
-      this.#repo.resolveUserInputRequest({ id: requestId, status: "answered", answers, now });
-      this.#events.publish(threadId, { type: "user_input.resolved", requestId });
-      const updated = this.#repo.updateTurn({ id: waiter.turnId, status: "running" });
-      this.#events.publish(threadId, { type: "turn.updated", turn: updated });
-      return updated;
-    });
-    this.#waiters.delete(requestId);
-    waiter.resolve({ ...answers });
+    if (waiter) waiter.answeredHere = true;
+    let turn: Turn;
+    try {
+      turn = await this.#events.atomically(async (w) => {
+        const resolved = await w.tx.resolveUserInputRequest({
+          id: requestId,
+          status: "answered",
+          answers,
+          now,
+        });
+        if (!resolved) throw resolvedAlready(requestId);
+        await w.publish(threadId, { type: "user_input.resolved", requestId });
+        const updated = await w.tx.updateTurn({ id: record.request.turnId, status: "running" });
+        await w.publish(threadId, { type: "turn.updated", turn: updated });
+        return updated;
+      });
+    } catch (error) {
+      if (waiter) waiter.answeredHere = false;
+      throw error;
+    }
+    if (waiter) {
+      this.#waiters.delete(requestId);
+      waiter.resolve({ ...answers });
+    }
     return { requestId, turn };
   }
 
   /**
    * Stops a turn (the **Stop** button): a running one has its adapter aborted and keeps its
    * partial reply; a queued one never runs. Either way it ends `cancelled` and the thread's
-   * next turn starts. Stopping a cancelled turn again returns it unchanged.
+   * next turn starts. A turn running in another process is recorded `cancelled` here (with
+   * its reply as stored so far) and that process stops it. Stopping a cancelled turn again
+   * returns it unchanged.
    * Throws `thread_not_found`, `turn_not_found` (404) or `turn_not_running` (409).
    */
   async cancelTurn(threadId: string, turnId: string): Promise<Turn> {
-    if (!this.#repo.getThread(threadId)) throw threadNotFound(threadId);
-    const turn = this.#repo.getTurn(turnId);
+    if (!(await this.#store.getThread(threadId))) throw threadNotFound(threadId);
+    const turn = await this.#store.getTurn(turnId);
     if (!turn || turn.threadId !== threadId) {
       throw new DomainError("turn_not_found", `Turn "${turnId}" is not in this thread.`);
     }
     if (turn.status === "cancelled") return turn;
-    if (turn.status !== "running" && turn.status !== "waiting_for_input") {
+    if (!isUnfinished(turn)) {
       throw new DomainError(
         "turn_not_running",
         `Turn "${turnId}" has already ended (${turn.status}); there is nothing to stop.`,
@@ -286,12 +339,17 @@ export class ProviderService {
       running.stop(new TurnStop("cancelled_by_user", "Stopped by the user."));
       await running.settled;
     } else {
-      // Still queued behind another turn: record it now; #runTurn skips it.
-      this.#events.atomically(() => this.#recordOutcome(threadId, turnId, null, CANCELLED));
-      this.#cancelledQueued.add(turnId);
+      await this.#events.atomically(async (w) => {
+        // Under the queue lock, so no process claims it meanwhile.
+        await w.tx.lockTurnQueue(threadId);
+        if (!isUnfinished(await w.tx.getTurn(turnId))) return;
+        await this.#finishStoredMessages(w, threadId, turnId, "complete");
+        await this.#recordOutcome(w, threadId, turnId, null, CANCELLED);
+      });
+      this.#queue.pump(threadId);
     }
-    const after = this.#repo.getTurn(turnId)!;
-    if (after.status === "running" || after.status === "waiting_for_input") {
+    const after = (await this.#store.getTurn(turnId))!;
+    if (isUnfinished(after)) {
       throw new DomainError(
         "storage_unavailable",
         "The turn was stopped, but storage is unavailable; its state is saved once it is back.",
@@ -300,20 +358,21 @@ export class ProviderService {
     return after;
   }
 
-  /** Resolves when no turn is queued or running (tests, benchmarks, shutdown). */
-  async whenIdle(): Promise<void> {
-    while (this.#queues.size > 0) {
-      await Promise.all([...this.#queues.values()]);
-    }
+  /** Resolves when no turn of this process is queued or running (tests, benchmarks, shutdown). */
+  whenIdle(): Promise<void> {
+    return this.#queue.whenIdle();
   }
 
   /**
    * Stops accepting turns, aborts running ones (they fail with `cancelled`), and waits briefly
-   * for them to be recorded. Turns still unsettled are marked interrupted on the next start.
+   * for them to be recorded. Turns still unsettled are marked interrupted on the next start
+   * (SQLite) or once their lease expires (a shared database, where queued turns are left to
+   * the other processes).
    */
   async close(): Promise<void> {
     if (this.#closing) return;
     this.#closing = true;
+    if (this.#store.shared) this.#queue.stopClaiming();
     for (const running of this.#running.values()) {
       running.stop(
         new TurnStop("shutdown", "The turn was cancelled because the server shut down."),
@@ -321,31 +380,22 @@ export class ProviderService {
     }
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
-      this.whenIdle(),
+      this.#ready.then(() => this.whenIdle()),
       new Promise((resolve) => {
         timer = setTimeout(resolve, SHUTDOWN_GRACE_MS);
       }),
     ]);
     clearTimeout(timer);
+    this.#queue.stopClaiming();
     this.#retry.close();
     this.#closed = true;
   }
 
-  #enqueue(threadId: string, turnId: string, input: string): void {
-    const previous = this.#queues.get(threadId) ?? Promise.resolve();
-    const next = previous.then(() => this.#runTurn(threadId, turnId, input));
-    this.#queues.set(threadId, next);
-    void next.then(() => {
-      if (this.#queues.get(threadId) === next) this.#queues.delete(threadId);
-    });
-  }
-
-  /** Runs one turn through the adapter. Never rejects: every ending is recorded on the turn. */
+  /** Runs one claimed turn through the adapter. Never rejects: every ending is recorded. */
   async #runTurn(threadId: string, turnId: string, input: string): Promise<void> {
     if (this.#closed) return;
-    if (this.#cancelledQueued.delete(turnId)) return;
     if (this.#closing) {
-      this.#finishTurn(threadId, turnId, null, {
+      await this.#finishTurn(threadId, turnId, null, {
         status: "failed",
         error: { code: "cancelled", message: "The server shut down before this turn ran." },
       });
@@ -363,7 +413,6 @@ export class ProviderService {
     const writer = new TurnWriter({
       threadId,
       turnId,
-      repo: this.#repo,
       events: this.#events,
       now: this.#now,
       maxReplyChars: this.#maxReplyChars,
@@ -374,14 +423,28 @@ export class ProviderService {
     const settled = new Promise<void>((resolve) => {
       settle = resolve;
     });
-    this.#running.set(turnId, { threadId, stop, settled });
+    const endedElsewhere = () => {
+      writer.abandon();
+      stop(new TurnStop("cancelled_by_user", "Ended elsewhere."));
+    };
+    this.#running.set(turnId, { threadId, stop, endedElsewhere, settled });
+    const releaseLease = this.#queue.holdLease(turnId, endedElsewhere);
+    let unwatch = () => {};
     let outcome: TurnOutcome;
     try {
+      // Another process may stop this turn or answer its questions: follow the thread.
+      if (this.#store.shared) {
+        unwatch = (
+          await this.#events.subscribe(threadId, null, (live) =>
+            this.#onOwnThreadEvent(turnId, live.event),
+          )
+        ).unsubscribe;
+      }
       const ctx: ProviderTurnContext = {
         threadId,
         turnId,
         input,
-        history: this.#historyFor(threadId, turnId),
+        history: await this.#historyFor(threadId, turnId),
         signal: controller.signal,
         startMessage: (kind) => writer.startMessage(kind),
         requestUserInput: (questions) =>
@@ -405,51 +468,90 @@ export class ProviderService {
       writer.close();
     }
     try {
-      this.#finishTurn(threadId, turnId, writer, outcome);
+      await this.#finishTurn(threadId, turnId, writer, outcome);
     } finally {
+      releaseLease();
+      unwatch();
       this.#running.delete(turnId);
       this.#cancelWaitersOfTurn(turnId);
       settle();
     }
   }
 
-  /** History for a turn, as the adapter contract names it (user inputs and final answers). */
-  #historyFor(threadId: string, turnId: string): ProviderHistoryEntry[] {
-    const promptSeq = this.#repo.getTurnPromptSeq(turnId) ?? Number.MAX_SAFE_INTEGER;
-    return this.#repo.historyBefore(threadId, promptSeq, this.#history).flatMap(toHistoryEntries);
+  /** Events of a thread this process runs a turn of, from any process. */
+  #onOwnThreadEvent(turnId: string, event: ServerEvent): void {
+    if (event.type === "turn.updated" && event.turn.id === turnId && !isUnfinished(event.turn)) {
+      // Recorded as ended by another process (Stop there, or our lease expired).
+      this.#running.get(turnId)?.endedElsewhere();
+    }
+    if (event.type === "user_input.resolved") {
+      const waiter = this.#waiters.get(event.requestId);
+      if (!waiter || waiter.turnId !== turnId || waiter.answeredHere) return;
+      // Answered through another process: the answers are in the database.
+      void this.#store.getUserInputRequest(event.requestId).then(
+        (record) => {
+          if (record?.status !== "answered" || this.#waiters.get(event.requestId) !== waiter) {
+            return;
+          }
+          this.#waiters.delete(event.requestId);
+          waiter.resolve({ ...record.answers });
+        },
+        (error: unknown) => this.#logger.error("Reading answers failed:", error),
+      );
+    }
   }
 
-  /** Records the turn's end now, or as soon as storage accepts it. */
-  #finishTurn(
+  /** History for a turn, as the adapter contract names it (user inputs and final answers). */
+  async #historyFor(threadId: string, turnId: string): Promise<ProviderHistoryEntry[]> {
+    const promptSeq = (await this.#store.getTurnPromptSeq(turnId)) ?? Number.MAX_SAFE_INTEGER;
+    return (await this.#store.historyBefore(threadId, promptSeq, this.#history)).flatMap(
+      toHistoryEntries,
+    );
+  }
+
+  /**
+   * Records the turn's end now, or as soon as storage accepts it, then lets the thread's next
+   * turn start.
+   */
+  async #finishTurn(
     threadId: string,
     turnId: string,
     writer: TurnWriter | null,
     outcome: TurnOutcome,
-  ): void {
+  ): Promise<void> {
     if (outcome.status === "failed") {
       this.#logger.warn(
         `Turn ${turnId} of thread ${threadId} failed (${outcome.error?.code}): ${outcome.error?.message}`,
       );
     }
-    this.#retry.run(() => {
+    await writer?.settled();
+    await this.#retry.run(async () => {
       if (this.#closed) return;
-      this.#events.atomically(() => this.#recordOutcome(threadId, turnId, writer, outcome));
+      await this.#events.atomically((w) =>
+        this.#recordOutcome(w, threadId, turnId, writer, outcome),
+      );
       writer?.markFinished();
+      this.#queue.pump(threadId);
     });
   }
 
-  /** Inside a transaction: messages finished, questions cancelled, error notice, turn status. */
-  #recordOutcome(
+  /**
+   * Inside a transaction: messages finished, questions cancelled, error notice, turn status.
+   * Does nothing for a turn that has already ended (e.g. stopped through another process).
+   */
+  async #recordOutcome(
+    w: EventTx,
     threadId: string,
     turnId: string,
     writer: TurnWriter | null,
     outcome: TurnOutcome,
-  ): void {
-    writer?.finishAll(outcome.status === "failed" ? "error" : "complete");
-    this.#cancelPendingRequests(threadId, turnId);
+  ): Promise<void> {
+    if (!isUnfinished(await w.tx.getTurn(turnId))) return;
+    await writer?.finishAll(w, outcome.status === "failed" ? "error" : "complete");
+    await this.#cancelPendingRequests(w, threadId, turnId);
     const now = this.#now();
     if (outcome.error !== null) {
-      const notice = this.#repo.insertAssistantMessage({
+      const notice = await w.tx.insertAssistantMessage({
         id: randomUUID(),
         threadId,
         turnId,
@@ -458,15 +560,15 @@ export class ProviderService {
         status: "complete",
         now,
       });
-      this.#events.publish(threadId, { type: "message.created", message: notice });
+      await w.publish(threadId, { type: "message.created", message: notice });
     }
-    const turn = this.#repo.updateTurn({
+    const turn = await w.tx.updateTurn({
       id: turnId,
       status: outcome.status,
       error: outcome.error,
       completedAt: now,
     });
-    this.#events.publish(threadId, { type: "turn.updated", turn });
+    await w.publish(threadId, { type: "turn.updated", turn });
   }
 
   #requestUserInput(
@@ -491,24 +593,12 @@ export class ProviderService {
     }
     const requestId = randomUUID();
     return new Promise<Record<string, string>>((resolve, reject) => {
-      this.#events.atomically(() => {
-        const request = this.#repo.insertUserInputRequest({
-          id: requestId,
-          threadId,
-          turnId,
-          questions: parsed.data,
-          now: this.#now(),
-        });
-        this.#events.publish(threadId, { type: "user_input.requested", request });
-        const turn = this.#repo.updateTurn({ id: turnId, status: "waiting_for_input" });
-        this.#events.publish(threadId, { type: "turn.updated", turn });
-      });
-      // The user may take as long as they like: the deadlines wait with them.
+      // Waiting before the request is stored, so an answer can never arrive unheard.
       deadlines.pause();
       this.#waiters.set(requestId, {
         threadId,
         turnId,
-        questionIds,
+        answeredHere: false,
         resolve: (answers) => {
           deadlines.start();
           resolve(answers);
@@ -525,6 +615,24 @@ export class ProviderService {
         },
         { once: true },
       );
+      this.#events
+        .atomically(async (w) => {
+          const request = await w.tx.insertUserInputRequest({
+            id: requestId,
+            threadId,
+            turnId,
+            questions: parsed.data,
+            now: this.#now(),
+          });
+          await w.publish(threadId, { type: "user_input.requested", request });
+          const turn = await w.tx.updateTurn({ id: turnId, status: "waiting_for_input" });
+          await w.publish(threadId, { type: "turn.updated", turn });
+        })
+        .catch((error: unknown) => {
+          this.#waiters.delete(requestId);
+          deadlines.start();
+          reject(error);
+        });
     });
   }
 
@@ -537,41 +645,64 @@ export class ProviderService {
     }
   }
 
-  #cancelPendingRequests(threadId: string, turnId: string): void {
-    for (const requestId of this.#repo.pendingUserInputIdsOfTurn(turnId)) {
-      this.#repo.resolveUserInputRequest({
+  async #cancelPendingRequests(w: EventTx, threadId: string, turnId: string): Promise<void> {
+    for (const requestId of await w.tx.pendingUserInputIdsOfTurn(turnId)) {
+      await w.tx.resolveUserInputRequest({
         id: requestId,
         status: "cancelled",
         answers: null,
         now: this.#now(),
       });
-      this.#events.publish(threadId, { type: "user_input.resolved", requestId });
+      await w.publish(threadId, { type: "user_input.resolved", requestId });
     }
   }
 
-  /** A previous process stopped mid-turn: make those turns visibly failed, never silently stuck. */
-  #failInterruptedTurns(): void {
-    this.#events.atomically(() => {
-      for (const turn of this.#repo.unfinishedTurns()) {
-        for (const message of this.#repo.streamingMessagesOfTurn(turn.id)) {
-          // Its stored text (deltas up to the last flush) becomes the message's text.
-          const finished = this.#repo.finishMessage(message.id, message.text, "error");
-          this.#events.publish(turn.threadId, { type: "message.completed", message: finished });
-          this.#repo.deleteDeltaEvents(message.id);
-        }
-        this.#recordOutcome(turn.threadId, turn.id, null, {
-          status: "failed",
-          error: {
-            code: "interrupted",
-            message:
-              "The server stopped before this turn finished. Send the message again to retry.",
-          },
-        });
-      }
+  /** A turn's streaming messages end with their stored text (deltas up to the last flush). */
+  async #finishStoredMessages(
+    w: EventTx,
+    threadId: string,
+    turnId: string,
+    status: "complete" | "error",
+  ): Promise<void> {
+    for (const message of await w.tx.streamingMessagesOfTurn(turnId)) {
+      const finished = await w.tx.finishMessage(message.id, message.text, status);
+      await w.publish(threadId, { type: "message.completed", message: finished });
+      await w.tx.deleteDeltaEvents(message.id);
+    }
+  }
+
+  /** A process stopped mid-turn: the turn is visibly failed, never silently stuck. */
+  async #recordInterrupted(w: EventTx, turn: Turn): Promise<void> {
+    await this.#finishStoredMessages(w, turn.threadId, turn.id, "error");
+    await this.#recordOutcome(w, turn.threadId, turn.id, null, INTERRUPTED);
+  }
+
+  /** SQLite: the previous process stopped mid-turn; fail every turn it left unfinished. */
+  async #failInterruptedTurns(): Promise<void> {
+    await this.#events.atomically(async (w) => {
+      for (const turn of await w.tx.unfinishedTurns()) await this.#recordInterrupted(w, turn);
     });
   }
 }
 
+function isUnfinished(turn: Turn | null): boolean {
+  return turn !== null && (turn.status === "running" || turn.status === "waiting_for_input");
+}
+
+function resolvedAlready(requestId: string): DomainError {
+  return new DomainError(
+    "user_input_request_resolved",
+    `The user-input request "${requestId}" is no longer waiting for answers.`,
+  );
+}
+
+const INTERRUPTED: TurnOutcome = {
+  status: "failed",
+  error: {
+    code: "interrupted",
+    message: "The server stopped before this turn finished. Send the message again to retry.",
+  },
+};
 const COMPLETED: TurnOutcome = { status: "completed", error: null };
 const CANCELLED: TurnOutcome = { status: "cancelled", error: null };
 

@@ -8,9 +8,10 @@ import { isStorageFault } from "../storage/storageErrors.ts";
 
 export class StorageRetry {
   readonly #intervalMs: number;
-  readonly #jobs: (() => void)[] = [];
+  readonly #jobs: (() => Promise<void>)[] = [];
   #timer: NodeJS.Timeout | undefined;
   #idle: (() => void)[] = [];
+  #retrying: Promise<void> | null = null;
 
   readonly #logger: Logger | undefined;
 
@@ -20,14 +21,14 @@ export class StorageRetry {
   }
 
   /** Runs `job` now; on a storage fault, keeps it for later. Other errors are thrown. */
-  run(job: () => void): void {
+  async run(job: () => Promise<void>): Promise<void> {
     if (this.#jobs.length > 0) {
       // Keep order: a later write must not land before an earlier one still waiting.
       this.#jobs.push(job);
       return;
     }
     try {
-      job();
+      await job();
     } catch (error) {
       if (!isStorageFault(error)) throw error;
       this.#jobs.push(job);
@@ -48,12 +49,19 @@ export class StorageRetry {
   }
 
   /** Tries the waiting writes now (tests; also the timer). */
-  retryNow(): void {
+  retryNow(): Promise<void> {
+    this.#retrying ??= this.#retry().finally(() => {
+      this.#retrying = null;
+    });
+    return this.#retrying;
+  }
+
+  async #retry(): Promise<void> {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     while (this.#jobs.length > 0) {
       try {
-        this.#jobs[0]!();
+        await this.#jobs[0]!();
       } catch (error) {
         if (!isStorageFault(error)) {
           this.#logger?.error("A deferred write failed and was dropped:", error);
@@ -77,7 +85,7 @@ export class StorageRetry {
 
   #schedule(): void {
     if (this.#timer !== undefined) return;
-    this.#timer = setTimeout(() => this.retryNow(), this.#intervalMs);
+    this.#timer = setTimeout(() => void this.retryNow(), this.#intervalMs);
     this.#timer.unref();
   }
 }

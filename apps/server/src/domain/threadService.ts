@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Message, MessagePage, Thread, ThreadDetail } from "@app/protocol";
-import type { ChatRepository, MessageWindow } from "../storage/repository.ts";
+import type { ChatStore, MessageWindow } from "../storage/chatStore.ts";
 import { DomainError, threadNotFound } from "./errors.ts";
 import { renderExportHeader, renderExportMessage } from "./exportMarkdown.ts";
 
@@ -22,10 +22,10 @@ export interface MessagePageQuery {
 }
 
 export class ThreadService {
-  readonly #repo: ChatRepository;
+  readonly #repo: ChatStore;
   readonly #now: () => string;
 
-  constructor(repo: ChatRepository, now: () => string = () => new Date().toISOString()) {
+  constructor(repo: ChatStore, now: () => string = () => new Date().toISOString()) {
     this.#repo = repo;
     this.#now = now;
   }
@@ -35,38 +35,37 @@ export class ThreadService {
   }
 
   /** Creates an empty thread; a blank or missing title keeps "New thread" until the first prompt. */
-  createThread(title?: string): Thread {
+  createThread(title?: string): Promise<Thread> {
     const trimmed = title?.replace(/\s+/g, " ").trim() ?? "";
-    return this.#repo.createThread({
-      id: randomUUID(),
-      title: trimmed === "" ? null : trimmed,
-      now: this.#now(),
-    });
+    return this.#repo.transaction((tx) =>
+      tx.createThread({
+        id: randomUUID(),
+        title: trimmed === "" ? null : trimmed,
+        now: this.#now(),
+      }),
+    );
   }
 
-  listThreads(): Thread[] {
+  listThreads(): Promise<Thread[]> {
     return this.#repo.listThreads();
   }
 
   /** Throws `thread_not_found` for an unknown id. */
-  requireThread(threadId: string): Thread {
-    const record = this.#repo.getThread(threadId);
+  async requireThread(threadId: string): Promise<Thread> {
+    const record = await this.#repo.getThread(threadId);
     if (!record) throw threadNotFound(threadId);
     return record.thread;
   }
 
-  getThreadDetail(threadId: string): ThreadDetail {
-    // One read transaction so lastEventId matches the state returned with it.
-    return this.#repo.transaction(() => {
-      const record = this.#repo.getThread(threadId);
-      if (!record) throw threadNotFound(threadId);
-      return {
-        thread: record.thread,
-        activeTurn: this.#repo.activeTurn(threadId),
-        pendingUserInput: this.#repo.pendingUserInput(threadId),
-        lastEventId: record.lastEventId,
-      };
-    });
+  async getThreadDetail(threadId: string): Promise<ThreadDetail> {
+    const detail = await this.#repo.threadDetail(threadId);
+    if (!detail) throw threadNotFound(threadId);
+    return {
+      thread: detail.record.thread,
+      activeTurn: detail.activeTurn,
+      pendingUserInput: detail.pendingUserInput,
+      lastEventId: detail.record.lastEventId,
+    };
   }
 
   /**
@@ -74,50 +73,59 @@ export class ThreadService {
    * `after`: the page just newer than the cursor. `around`: a window holding that message.
    * Throws `invalid_request`, `invalid_cursor` (400) or `message_not_found` (404).
    */
-  getMessagePage(threadId: string, query: MessagePageQuery): MessagePage {
+  async getMessagePage(threadId: string, query: MessagePageQuery): Promise<MessagePage> {
     const given = [query.before, query.after, query.around].filter((v) => v !== undefined);
     if (given.length > 1) {
       throw new DomainError("invalid_request", "Use at most one of before, after and around.");
     }
     const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
-    return this.#repo.transaction(() => {
-      this.requireThread(threadId);
-      let window: MessageWindow;
-      if (query.around !== undefined) {
-        const anchor = this.#repo.getMessage(query.around);
-        if (!anchor || anchor.threadId !== threadId) {
-          throw new DomainError(
-            "message_not_found",
-            `Message "${query.around}" is not in this thread.`,
-          );
-        }
-        window = this.#repo.messagesAround(anchor, limit);
-      } else if (query.after !== undefined) {
-        window = this.#repo.messagesAfter(threadId, parseCursor(query.after), limit);
-      } else {
-        const before = query.before === undefined ? null : parseCursor(query.before);
-        window = this.#repo.messagesBefore(threadId, before, limit);
+    // Cursors are checked first; the thread check then runs alongside the page query (one
+    // round trip less on PostgreSQL).
+    const after = query.after === undefined ? undefined : parseCursor(query.after);
+    const before = query.before === undefined ? null : parseCursor(query.before);
+    let window: MessageWindow;
+    if (query.around !== undefined) {
+      const [, anchor] = await Promise.all([
+        this.requireThread(threadId),
+        this.#repo.getMessage(query.around),
+      ]);
+      if (!anchor || anchor.threadId !== threadId) {
+        throw new DomainError(
+          "message_not_found",
+          `Message "${query.around}" is not in this thread.`,
+        );
       }
-      const first = window.messages[0];
-      const last = window.messages.at(-1);
-      const turnIds = [...new Set(window.messages.map((m) => m.turnId))];
-      return {
-        messages: window.messages,
-        nextCursor: window.hasOlder && first ? formatCursor(first) : null,
-        newerCursor:
-          query.before === undefined && window.hasNewer && last ? formatCursor(last) : null,
-        turns: this.#repo.turnsByIds(turnIds),
-      };
-    });
+      window = await this.#repo.messagesAround(anchor, limit);
+    } else if (after !== undefined) {
+      [, window] = await Promise.all([
+        this.requireThread(threadId),
+        this.#repo.messagesAfter(threadId, after, limit),
+      ]);
+    } else {
+      [, window] = await Promise.all([
+        this.requireThread(threadId),
+        this.#repo.messagesBefore(threadId, before, limit),
+      ]);
+    }
+    const first = window.messages[0];
+    const last = window.messages.at(-1);
+    const turnIds = [...new Set(window.messages.map((m) => m.turnId))];
+    return {
+      messages: window.messages,
+      nextCursor: window.hasOlder && first ? formatCursor(first) : null,
+      newerCursor:
+        query.before === undefined && window.hasNewer && last ? formatCursor(last) : null,
+      turns: await this.#repo.turnsByIds(turnIds),
+    };
   }
 
   /** Exactly what the provider received for a turn. Throws `thread_not_found`/`turn_not_found`. */
-  getProviderInput(
+  async getProviderInput(
     threadId: string,
     turnId: string,
-  ): { turnId: string; input: string; length: number } {
-    this.requireThread(threadId);
-    const input = this.#repo.getProviderInput(threadId, turnId);
+  ): Promise<{ turnId: string; input: string; length: number }> {
+    await this.requireThread(threadId);
+    const input = await this.#repo.getProviderInput(threadId, turnId);
     if (input === null) {
       throw new DomainError("turn_not_found", `Turn "${turnId}" is not in this thread.`);
     }
@@ -129,15 +137,17 @@ export class ThreadService {
    * messages are read a page at a time, so memory stays flat on a 100,000-message thread. The
    * document holds the messages that existed when the export started.
    */
-  exportMarkdown(threadId: string): { thread: Thread; parts: Iterable<string> } {
-    const thread = this.requireThread(threadId);
-    const untilSeq = this.#repo.lastSeq(threadId);
+  async exportMarkdown(
+    threadId: string,
+  ): Promise<{ thread: Thread; parts: AsyncIterable<string> }> {
+    const thread = await this.requireThread(threadId);
+    const untilSeq = await this.#repo.lastSeq(threadId);
     const repo = this.#repo;
-    function* parts(): Generator<string> {
+    async function* parts(): AsyncGenerator<string> {
       yield renderExportHeader(thread);
       let afterSeq = 0;
       for (;;) {
-        const page = repo.messagesBetween(threadId, afterSeq, untilSeq, EXPORT_PAGE);
+        const page = await repo.messagesBetween(threadId, afterSeq, untilSeq, EXPORT_PAGE);
         if (page.length === 0) return;
         let text = "";
         for (const message of page) text += renderExportMessage(message);

@@ -5,14 +5,17 @@
  * `flushChars` characters, in one transaction. A write therefore costs O(chunk), however long
  * the message grows; the whole text is written once, when the message finishes.
  *
+ * Writes run one after another in the background (the adapter's `append` and `complete` never
+ * wait for storage); {@link TurnWriter.settled} resolves once every queued write is done, which
+ * the turn's final record waits for.
+ *
  * Storage faults never escape to the adapter's stream: the text stays in memory and the turn is
  * stopped (`onStop`), to be recorded as failed, with that text, once storage accepts it.
  */
 import { randomUUID } from "node:crypto";
 import type { ProviderMessageWriter } from "../providers/types.ts";
-import type { ChatRepository } from "../storage/repository.ts";
 import { isStorageFault, StorageUnavailableError } from "../storage/storageErrors.ts";
-import type { ThreadEventLog } from "./events.ts";
+import type { EventTx, ThreadEventLog } from "./events.ts";
 import { TurnStop } from "./turnStop.ts";
 
 export const DEFAULT_FLUSH_INTERVAL_MS = 100;
@@ -21,7 +24,6 @@ export const DEFAULT_FLUSH_CHARS = 64 * 1024;
 export interface TurnWriterOptions {
   threadId: string;
   turnId: string;
-  repo: ChatRepository;
   events: ThreadEventLog;
   now: () => string;
   /** Characters (UTF-16 units) all messages of the turn may hold together. */
@@ -36,6 +38,7 @@ export interface TurnWriterOptions {
 
 type BufferedMessage = {
   id: string;
+  kind: "progress" | "answer";
   text: string;
   /** Length of the text already stored as delta rows. */
   stored: number;
@@ -43,6 +46,10 @@ type BufferedMessage = {
   completed: boolean;
   /** Its whole text and final status are stored. */
   finished: boolean;
+  /** Its row exists (the queued insert committed). */
+  created: boolean;
+  /** Chunks appended before its row existed, broadcast once it does (clients need it first). */
+  unannounced: { offset: number; delta: string }[];
 };
 
 export class TurnWriter {
@@ -55,6 +62,11 @@ export class TurnWriter {
   #open = true;
   #timer: NodeJS.Timeout | undefined;
   #completing: NodeJS.Immediate | undefined;
+  /** Queued writes, one at a time, in order. */
+  #writes: Promise<void> = Promise.resolve();
+  #flushQueued = false;
+  /** A write failed: later ones are skipped, the final record stores everything. */
+  #failed = false;
 
   constructor(options: TurnWriterOptions) {
     this.#o = options;
@@ -72,11 +84,22 @@ export class TurnWriter {
     if (!this.#open) throw new Error("startMessage: the turn has finished.");
     this.#o.onActivity();
     const { threadId, turnId } = this.#o;
-    let id: string;
-    try {
-      id = this.#o.events.atomically(() => {
-        const created = this.#o.repo.insertAssistantMessage({
-          id: randomUUID(),
+    const message: BufferedMessage = {
+      id: randomUUID(),
+      kind,
+      text: "",
+      stored: 0,
+      completed: false,
+      finished: false,
+      created: false,
+      unannounced: [],
+    };
+    this.#messages.push(message);
+    // Stored before any later write of this turn (the queue keeps order), so clients see it.
+    this.#enqueue(async () => {
+      await this.#o.events.atomically(async (w) => {
+        const created = await w.tx.insertAssistantMessage({
+          id: message.id,
           threadId,
           turnId,
           kind,
@@ -84,32 +107,42 @@ export class TurnWriter {
           status: "streaming",
           now: this.#o.now(),
         });
-        this.#o.events.publish(threadId, { type: "message.created", message: created });
-        return created.id;
+        await w.publish(threadId, { type: "message.created", message: created });
       });
-    } catch (error) {
-      if (isStorageFault(error)) this.#o.onStop(storageStop(error));
-      throw error;
-    }
-    const message: BufferedMessage = { id, text: "", stored: 0, completed: false, finished: false };
-    this.#messages.push(message);
+      message.created = true;
+      for (const chunk of message.unannounced.splice(0))
+        this.#broadcast(message, chunk.offset, chunk.delta);
+    });
     return {
       append: (chunk: string) => this.#append(message, chunk),
       complete: () => this.#complete(message),
     };
   }
 
-  /** Stores every message's unsaved text now (one transaction). Never throws a storage fault. */
+  /** Queues a write of every message's unsaved text (one transaction). */
   flush(): void {
     clearTimeout(this.#timer);
     this.#timer = undefined;
-    if (this.#pendingChars === 0) return;
-    try {
-      this.#commit(() => {});
-    } catch (error) {
-      if (!isStorageFault(error)) throw error;
-      this.#o.onStop(storageStop(error));
-    }
+    if (this.#pendingChars === 0 || this.#flushQueued) return;
+    this.#flushQueued = true;
+    this.#enqueue(async () => {
+      this.#flushQueued = false;
+      await this.#commit(async () => {});
+    });
+  }
+
+  /** Resolves once every queued write has run (a failed one has stopped the turn). */
+  settled(): Promise<void> {
+    return this.#writes;
+  }
+
+  /**
+   * The turn was ended by another process, which stored its messages as they stood: queued
+   * writes are dropped, so nothing lands after that record.
+   */
+  abandon(): void {
+    this.#failed = true;
+    this.close();
   }
 
   /** Accepts no more writes (the turn is over; late writes of an adapter are dropped). */
@@ -122,18 +155,34 @@ export class TurnWriter {
   }
 
   /**
-   * Inside the caller's transaction: writes each unfinished message whole, with `status`
-   * (a message the adapter completed is always `complete`), and publishes it. Call
-   * {@link markFinished} after the commit.
+   * Inside the caller's transaction (after {@link settled}): writes each unfinished message
+   * whole, with `status` (a message the adapter completed is always `complete`), and publishes
+   * it. Call {@link markFinished} after the commit.
    */
-  finishAll(status: "complete" | "error"): void {
+  async finishAll(w: EventTx, status: "complete" | "error"): Promise<void> {
     for (const message of this.#messages) {
-      if (!message.finished) this.#finish(message, message.completed ? "complete" : status);
+      if (!message.created) {
+        // Its insert failed on a storage fault: store it now, whole.
+        const created = await w.tx.insertAssistantMessage({
+          id: message.id,
+          threadId: this.#o.threadId,
+          turnId: this.#o.turnId,
+          kind: message.kind,
+          text: "",
+          status: "streaming",
+          now: this.#o.now(),
+        });
+        await w.publish(this.#o.threadId, { type: "message.created", message: created });
+      }
+      if (!message.finished) {
+        await this.#finish(w, message, message.completed ? "complete" : status);
+      }
     }
   }
 
   markFinished(): void {
     for (const message of this.#messages) {
+      message.created = true;
       message.finished = true;
       message.stored = message.text.length;
     }
@@ -152,12 +201,8 @@ export class TurnWriter {
       message.text += text;
       this.#replyChars += text.length;
       this.#pendingChars += text.length;
-      this.#o.events.broadcast(this.#o.threadId, {
-        type: "message.delta",
-        messageId: message.id,
-        offset,
-        delta: text,
-      });
+      if (message.created) this.#broadcast(message, offset, text);
+      else message.unannounced.push({ offset, delta: text });
       if (this.#pendingChars >= this.#flushChars) this.flush();
       else this.#timer ??= setTimeout(() => this.flush(), this.#flushIntervalMs);
     }
@@ -189,26 +234,48 @@ export class TurnWriter {
     if (!this.#open) return;
     clearTimeout(this.#timer);
     this.#timer = undefined;
-    const done = this.#messages.filter((message) => message.completed && !message.finished);
-    try {
-      this.#commit(() => {
-        for (const message of done) this.#finish(message, "complete");
+    this.#enqueue(async () => {
+      const done = this.#messages.filter((message) => message.completed && !message.finished);
+      if (done.length === 0) return;
+      await this.#commit(async (w) => {
+        for (const message of done) await this.#finish(w, message, "complete");
       });
       for (const message of done) message.finished = true;
-    } catch (error) {
-      if (!isStorageFault(error)) throw error;
-      // Kept in memory; the turn's final record stores it as complete.
-      this.#o.onStop(storageStop(error));
-    }
+    });
+  }
+
+  #broadcast(message: BufferedMessage, offset: number, delta: string): void {
+    this.#o.events.broadcast(this.#o.threadId, {
+      type: "message.delta",
+      messageId: message.id,
+      offset,
+      delta,
+    });
+  }
+
+  /** Runs `write` after the queued ones; a failure stops the turn (its text stays in memory). */
+  #enqueue(write: () => Promise<void>): void {
+    this.#writes = this.#writes.then(async () => {
+      if (this.#failed) return;
+      try {
+        await write();
+      } catch (error) {
+        this.#failed = true;
+        if (!isStorageFault(error)) console.error("A reply write failed:", error);
+        this.#o.onStop(storageStop(error));
+      }
+    });
   }
 
   /** One transaction: the unsaved text of every message as delta rows, then `more`. */
-  #commit(more: () => void): void {
+  async #commit(more: (w: EventTx) => Promise<void>): Promise<void> {
     const marks: [BufferedMessage, number][] = [];
-    this.#o.events.atomically(() => {
+    await this.#o.events.atomically(async (w) => {
       for (const message of this.#messages) {
-        if (message.finished || message.stored === message.text.length) continue;
-        this.#o.events.publish(this.#o.threadId, {
+        if (!message.created || message.finished || message.stored === message.text.length) {
+          continue;
+        }
+        await w.publish(this.#o.threadId, {
           type: "message.delta",
           messageId: message.id,
           offset: message.stored,
@@ -216,17 +283,20 @@ export class TurnWriter {
         });
         marks.push([message, message.text.length]);
       }
-      more();
+      await more(w);
     });
-    // Only after the commit: a rolled-back flush keeps its text pending.
-    for (const [message, length] of marks) message.stored = length;
-    this.#pendingChars = 0;
+    // Only after the commit: a rolled-back flush keeps its text pending. Text appended while
+    // the transaction ran stays pending for the next flush.
+    for (const [message, length] of marks) {
+      this.#pendingChars -= length - message.stored;
+      message.stored = length;
+    }
   }
 
-  #finish(message: BufferedMessage, status: "complete" | "error"): void {
-    const finished = this.#o.repo.finishMessage(message.id, message.text, status);
-    this.#o.events.publish(this.#o.threadId, { type: "message.completed", message: finished });
-    this.#o.repo.deleteDeltaEvents(message.id);
+  async #finish(w: EventTx, message: BufferedMessage, status: "complete" | "error"): Promise<void> {
+    const finished = await w.tx.finishMessage(message.id, message.text, status);
+    await w.publish(this.#o.threadId, { type: "message.completed", message: finished });
+    await w.tx.deleteDeltaEvents(message.id);
   }
 }
 

@@ -1,11 +1,9 @@
-import { join } from "node:path";
 import type { Message, MessagePage } from "@app/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemoThread, seededMessageCount } from "../seed.ts";
-import { openDatabase } from "../storage/db.ts";
-import { ChatRepository } from "../storage/repository.ts";
 import {
   makeTempDir,
+  openTestStore,
   RecordingAdapter,
   removeDir,
   startTestServer,
@@ -20,11 +18,10 @@ let otherThreadId: string;
 
 beforeAll(async () => {
   const dataDir = await makeTempDir();
-  const db = openDatabase(join(dataDir, "chat.sqlite"));
-  const repo = new ChatRepository(db);
-  threadId = seedDemoThread(repo, { turns: TURNS });
-  otherThreadId = seedDemoThread(repo, { turns: 2 });
-  db.close();
+  const store = await openTestStore(dataDir);
+  threadId = await seedDemoThread(store, { turns: TURNS });
+  otherThreadId = await seedDemoThread(store, { turns: 2 });
+  await store.close();
   server = await startTestServer({ adapter: new RecordingAdapter(), dataDir });
 });
 

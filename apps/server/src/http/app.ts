@@ -111,21 +111,21 @@ export function createApp(deps: AppDependencies): Hono {
     return c.json(body);
   });
 
-  app.get("/api/threads", (c) => c.json({ threads: deps.threads.listThreads() }));
+  app.get("/api/threads", async (c) => c.json({ threads: await deps.threads.listThreads() }));
 
   app.post("/api/threads", async (c) => {
     const body = await readJsonBody(c, CreateThreadBodySchema, { allowEmpty: true });
-    return c.json(deps.threads.createThread(body.title), 201);
+    return c.json(await deps.threads.createThread(body.title), 201);
   });
 
-  app.get("/api/threads/:threadId", (c) =>
-    c.json(deps.threads.getThreadDetail(c.req.param("threadId"))),
+  app.get("/api/threads/:threadId", async (c) =>
+    c.json(await deps.threads.getThreadDetail(c.req.param("threadId"))),
   );
 
-  app.get("/api/threads/:threadId/messages", (c) => {
+  app.get("/api/threads/:threadId/messages", async (c) => {
     const limit = parseLimit(c.req.query("limit"), MAX_PAGE_LIMIT);
     return c.json(
-      deps.threads.getMessagePage(c.req.param("threadId"), {
+      await deps.threads.getMessagePage(c.req.param("threadId"), {
         before: c.req.query("before"),
         after: c.req.query("after"),
         around: c.req.query("around"),
@@ -136,16 +136,16 @@ export function createApp(deps: AppDependencies): Hono {
 
   app.post("/api/threads/:threadId/turns", async (c) => {
     const threadId = c.req.param("threadId");
-    deps.threads.requireThread(threadId);
+    await deps.threads.requireThread(threadId);
     const body = await readJsonBody(c, SendTurnBodySchema);
-    return c.json(deps.provider.sendTurn(threadId, body.input), 201);
+    return c.json(await deps.provider.sendTurn(threadId, body.input), 201);
   });
 
   app.post("/api/threads/:threadId/user-input", async (c) => {
     const threadId = c.req.param("threadId");
-    deps.threads.requireThread(threadId);
+    await deps.threads.requireThread(threadId);
     const body = await readJsonBody(c, UserInputAnswerBodySchema);
-    return c.json(deps.provider.answerUserInput(threadId, body.requestId, body.answers));
+    return c.json(await deps.provider.answerUserInput(threadId, body.requestId, body.answers));
   });
 
   app.post("/api/threads/:threadId/turns/:turnId/cancel", async (c) => {
@@ -154,13 +154,13 @@ export function createApp(deps: AppDependencies): Hono {
     return c.json({ turn });
   });
 
-  app.get("/api/threads/:threadId/turns/:turnId/provider-input", (c) =>
-    c.json(deps.threads.getProviderInput(c.req.param("threadId"), c.req.param("turnId"))),
+  app.get("/api/threads/:threadId/turns/:turnId/provider-input", async (c) =>
+    c.json(await deps.threads.getProviderInput(c.req.param("threadId"), c.req.param("turnId"))),
   );
 
-  app.get("/api/threads/:threadId/events", (c) => {
+  app.get("/api/threads/:threadId/events", async (c) => {
     const threadId = c.req.param("threadId");
-    deps.threads.requireThread(threadId);
+    await deps.threads.requireThread(threadId);
     const afterId = parseLastEventId(c.req.header("last-event-id") ?? c.req.query("lastEventId"));
     return streamThreadEvents(c, {
       events: deps.events,
@@ -175,20 +175,20 @@ export function createApp(deps: AppDependencies): Hono {
     });
   });
 
-  app.get("/api/threads/:threadId/export.md", (c) => {
-    const { thread, parts } = deps.threads.exportMarkdown(c.req.param("threadId"));
+  app.get("/api/threads/:threadId/export.md", async (c) => {
+    const { thread, parts } = await deps.threads.exportMarkdown(c.req.param("threadId"));
     const fileName = `${thread.branchName ?? `thread-${thread.id}`}.md`.replace(/[^\w.-]/g, "-");
     // Pulled a page at a time as the client reads, so a huge thread never sits in memory.
-    const iterator = parts[Symbol.iterator]();
+    const iterator = parts[Symbol.asyncIterator]();
     const encoder = new TextEncoder();
     const body = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        const next = iterator.next();
+      async pull(controller) {
+        const next = await iterator.next();
         if (next.done) controller.close();
         else controller.enqueue(encoder.encode(next.value));
       },
-      cancel() {
-        iterator.return?.();
+      async cancel() {
+        await iterator.return?.();
       },
     });
     return c.body(body, 200, {

@@ -132,15 +132,19 @@ export function streamThreadEvents(
       stopWriting();
       notify();
     };
-    const subscription = options.events.subscribe(options.threadId, options.afterId, (event) => {
-      if (closed) return;
-      queue.push(event);
-      queuedChars += event.data.length;
-      // A reader this far behind would make the server hold its backlog without bound: drop
-      // it; it reconnects and resumes from the stored log.
-      if (queuedChars > maxQueuedChars) close();
-      notify();
-    });
+    const subscription = await options.events.subscribe(
+      options.threadId,
+      options.afterId,
+      (event) => {
+        if (closed) return;
+        queue.push(event);
+        queuedChars += event.data.length;
+        // A reader this far behind would make the server hold its backlog without bound: drop
+        // it; it reconnects and resumes from the stored log.
+        if (queuedChars > maxQueuedChars) close();
+        notify();
+      },
+    );
     const unregister = options.connections.add(close);
     stream.onAbort(close);
     stopWriting = () => stream.abort();
@@ -159,7 +163,12 @@ export function streamThreadEvents(
       // Stored backlog first, in pages, so a far-behind client never needs it all in memory.
       const until = subscription.replayUntil;
       while (until !== null && lastSent < until && !closed) {
-        const page = options.events.readStored(options.threadId, lastSent, until, REPLAY_PAGE);
+        const page = await options.events.readStored(
+          options.threadId,
+          lastSent,
+          until,
+          REPLAY_PAGE,
+        );
         if (page.length === 0) break;
         for (const item of page) {
           if (closed) break;

@@ -33,7 +33,17 @@ export class ProviderConfigError extends Error {
  */
 export function createProviderFromEnv(env: NodeJS.ProcessEnv): ProviderAdapter {
   const name = (env.PROVIDER ?? "").trim().toLowerCase();
-  if (name === "" || name === "demo") return createDemoProvider();
+  if (name === "" || name === "demo") {
+    // DEMO_CHUNK_DELAY_MS: pause between chunks (default 15; 0 for benchmarks).
+    const delay = nonBlank(env.DEMO_CHUNK_DELAY_MS);
+    if (delay === undefined) return createDemoProvider();
+    if (!/^\d{1,6}$/.test(delay)) {
+      throw new ProviderConfigError(
+        `DEMO_CHUNK_DELAY_MS must be an integer >= 0 (got "${delay}").`,
+      );
+    }
+    return createDemoProvider({ chunkDelayMs: Number(delay) });
+  }
   if (name !== "openai") {
     throw new ProviderConfigError(
       `Unknown PROVIDER ${JSON.stringify(env.PROVIDER)}; valid names are: ${PROVIDER_NAMES.join(", ")}.`,

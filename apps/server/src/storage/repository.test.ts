@@ -1,28 +1,38 @@
+/**
+ * The storage contract, run against both stores: SQLite in the `server` project, PostgreSQL in
+ * `server-pg` (CHAT_TEST_STORE=postgres; see testing/harness.ts).
+ */
 import { join } from "node:path";
 import fc from "fast-check";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeTempDir, removeDir } from "../testing/harness.ts";
-import { openDatabase, SCHEMA_VERSION, type SqliteDatabase } from "./db.ts";
-import { ChatRepository } from "./repository.ts";
+import {
+  makeTempDir,
+  openTestStore,
+  removeDir,
+  testDatabaseUrl,
+  testStoreKind,
+} from "../testing/harness.ts";
+import type { ChatStore } from "./chatStore.ts";
+import { openDatabase, SCHEMA_VERSION } from "./db.ts";
+import { PG_SCHEMA_VERSION } from "./postgres/migrations.ts";
 
 let dir: string;
-let db: SqliteDatabase;
-let repo: ChatRepository;
+let repo: ChatStore;
 const SIZES = [0, 1, 2, 3, 7, 50, 201];
 const threadOfSize = new Map<number, string>();
 
 beforeAll(async () => {
   dir = await makeTempDir("chat-repo-");
-  db = openDatabase(join(dir, "chat.sqlite"));
-  repo = new ChatRepository(db);
-  repo.transaction(() => {
+  repo = await openTestStore(dir);
+  await repo.transaction(async (tx) => {
     for (const size of SIZES) {
       const threadId = `thread-${size}`;
       threadOfSize.set(size, threadId);
-      repo.createThread({ id: threadId, title: null, now: "2026-01-01T00:00:00.000Z" });
+      await tx.createThread({ id: threadId, title: null, now: "2026-01-01T00:00:00.000Z" });
       for (let i = 0; i < size; i += 2) {
         const turnId = `${threadId}-turn-${i}`;
-        repo.insertTurnWithPrompt({
+        await tx.insertTurnWithPrompt({
           threadId,
           turnId,
           messageId: `${threadId}-m${i + 1}`,
@@ -31,7 +41,7 @@ beforeAll(async () => {
           now: "2026-01-01T00:00:01.000Z",
         });
         if (i + 1 < size) {
-          repo.insertAssistantMessage({
+          await tx.insertAssistantMessage({
             id: `${threadId}-m${i + 2}`,
             threadId,
             turnId,
@@ -47,21 +57,21 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  db.close();
+  await repo.close();
   await removeDir(dir);
 });
 
 const sizeArb = fc.constantFrom(...SIZES);
 
 describe("ChatRepository history (property-based)", () => {
-  it("walking pages back from the newest covers every message once, in order", () => {
-    fc.assert(
-      fc.property(sizeArb, fc.integer({ min: 1, max: 60 }), (size, limit) => {
+  it("walking pages back from the newest covers every message once, in order", async () => {
+    await fc.assert(
+      fc.asyncProperty(sizeArb, fc.integer({ min: 1, max: 60 }), async (size, limit) => {
         const threadId = threadOfSize.get(size)!;
         const seen: number[] = [];
         let before: number | null = null;
         for (;;) {
-          const page = repo.messagesBefore(threadId, before, limit);
+          const page = await repo.messagesBefore(threadId, before, limit);
           expect(page.messages.length).toBeLessThanOrEqual(limit);
           seen.unshift(...page.messages.map((m) => m.seq));
           if (!page.hasOlder) break;
@@ -72,10 +82,10 @@ describe("ChatRepository history (property-based)", () => {
     );
   });
 
-  it("an around window holds its anchor, is contiguous, full where possible, and reports its edges", () => {
+  it("an around window holds its anchor, is contiguous, full where possible, and reports its edges", async () => {
     const nonEmpty = SIZES.filter((s) => s > 0);
-    fc.assert(
-      fc.property(
+    await fc.assert(
+      fc.asyncProperty(
         fc
           .constantFrom(...nonEmpty)
           .chain((size) =>
@@ -85,10 +95,10 @@ describe("ChatRepository history (property-based)", () => {
               fc.integer({ min: 1, max: 60 }),
             ),
           ),
-        ([size, anchorSeq, limit]) => {
+        async ([size, anchorSeq, limit]) => {
           const threadId = threadOfSize.get(size)!;
-          const anchor = repo.getMessage(`${threadId}-m${anchorSeq}`)!;
-          const window = repo.messagesAround(anchor, limit);
+          const anchor = (await repo.getMessage(`${threadId}-m${anchorSeq}`))!;
+          const window = await repo.messagesAround(anchor, limit);
           const seqs = window.messages.map((m) => m.seq);
           expect(seqs).toContain(anchorSeq);
           expect(seqs.length).toBe(Math.min(limit, size));
@@ -106,15 +116,15 @@ describe("ChatRepository history (property-based)", () => {
     );
   });
 
-  it("after pages continue exactly where a page ends", () => {
-    fc.assert(
-      fc.property(
+  it("after pages continue exactly where a page ends", async () => {
+    await fc.assert(
+      fc.asyncProperty(
         sizeArb,
         fc.integer({ min: 0, max: 210 }),
         fc.integer({ min: 1, max: 60 }),
-        (size, after, limit) => {
+        async (size, after, limit) => {
           const threadId = threadOfSize.get(size)!;
-          const page = repo.messagesAfter(threadId, after, limit);
+          const page = await repo.messagesAfter(threadId, after, limit);
           const expected = Array.from(
             { length: Math.max(0, Math.min(limit, size - after)) },
             (_, i) => after + 1 + i,
@@ -127,19 +137,125 @@ describe("ChatRepository history (property-based)", () => {
   });
 });
 
+describe("turn queue and leases", () => {
+  const now = "2026-01-02T00:00:00.000Z";
+  async function threadWithTurns(id: string, count: number): Promise<string[]> {
+    return repo.transaction(async (tx) => {
+      await tx.createThread({ id, title: null, now });
+      const turnIds: string[] = [];
+      for (let i = 0; i < count; i++) {
+        const turnId = `${id}-turn-${i}`;
+        await tx.insertTurnWithPrompt({
+          threadId: id,
+          turnId,
+          messageId: `${id}-m${i}`,
+          text: `prompt ${i}`,
+          providerInput: `input ${i}`,
+          now,
+        });
+        turnIds.push(turnId);
+      }
+      return turnIds;
+    });
+  }
+
+  it("hands out only the oldest unfinished turn, leased to one owner at a time", async () => {
+    const [first, second] = await threadWithTurns("queue-1", 2);
+    expect(await repo.threadsAwaitingTurns()).toContain("queue-1");
+    const head = await repo.transaction(async (tx) => {
+      await tx.lockTurnQueue("queue-1");
+      return tx.queueHead("queue-1");
+    });
+    expect(head).toMatchObject({ turn: { id: first }, state: "queued" });
+    const input = await repo.transaction((tx) => tx.claimTurn(first!, "owner-a", 60_000));
+    expect(input).toBe("input 0");
+    expect(await repo.queueHead("queue-1")).toMatchObject({ turn: { id: first }, state: "leased" });
+    // Only its owner renews it.
+    expect(await repo.renewLease(first!, "owner-b", 60_000)).toBe(false);
+    expect(await repo.renewLease(first!, "owner-a", 60_000)).toBe(true);
+    // Once it ends, the next turn is the head, and the ended one cannot be renewed.
+    await repo.transaction((tx) =>
+      tx.updateTurn({ id: first!, status: "completed", completedAt: now }),
+    );
+    expect(await repo.renewLease(first!, "owner-a", 60_000)).toBe(false);
+    expect(await repo.queueHead("queue-1")).toMatchObject({
+      turn: { id: second },
+      state: "queued",
+    });
+  });
+
+  it("reports a lease its owner stopped renewing as expired", async () => {
+    const [turn] = await threadWithTurns("queue-2", 1);
+    await repo.transaction((tx) => tx.claimTurn(turn!, "owner-a", 1));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await repo.queueHead("queue-2")).toMatchObject({ turn: { id: turn }, state: "expired" });
+    expect(await repo.threadsAwaitingTurns()).toContain("queue-2");
+  });
+
+  it("numbers a thread's events 1, 2, 3… and reads them back after any id", async () => {
+    await threadWithTurns("events-1", 0);
+    const ids = await repo.transaction(async (tx) => {
+      const out: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        out.push(
+          await tx.appendEvent("events-1", {
+            type: "message.delta",
+            messageId: "x",
+            offset: i,
+            delta: "a",
+          }),
+        );
+      }
+      return out;
+    });
+    expect(ids).toEqual([1, 2, 3]);
+    expect((await repo.eventsAfter("events-1", 1, 10)).map((e) => e.id)).toEqual([2, 3]);
+    expect((await repo.getThread("events-1"))?.lastEventId).toBe(3);
+  });
+
+  it("keeps a user's answers with the request", async () => {
+    const [turn] = await threadWithTurns("answers-1", 1);
+    await repo.transaction((tx) =>
+      tx.insertUserInputRequest({
+        id: "req-1",
+        threadId: "answers-1",
+        turnId: turn!,
+        questions: [{ id: "q", prompt: "Which?" }],
+        now,
+      }),
+    );
+    const resolved = await repo.transaction((tx) =>
+      tx.resolveUserInputRequest({ id: "req-1", status: "answered", answers: { q: "this" }, now }),
+    );
+    expect(resolved).toBe(true);
+    expect(await repo.getUserInputRequest("req-1")).toMatchObject({
+      status: "answered",
+      answers: { q: "this" },
+    });
+  });
+
+  it("rolls back every write of a transaction that throws", async () => {
+    await expect(
+      repo.transaction(async (tx) => {
+        await tx.createThread({ id: "rolled-back", title: null, now });
+        throw new Error("boom");
+      }),
+    ).rejects.toThrow("boom");
+    expect(await repo.getThread("rolled-back")).toBeNull();
+  });
+});
+
 describe("schema and environment", () => {
-  it("keeps the environment id and schema version across reopenings", async () => {
+  it("keeps the environment id across reopenings", async () => {
     const other = await makeTempDir("chat-repo-env-");
     try {
-      const first = openDatabase(join(other, "chat.sqlite"));
-      const id = new ChatRepository(first).environmentId;
-      expect(first.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
-      expect(first.pragma("journal_mode", { simple: true })).toBe("wal");
-      expect(first.pragma("foreign_keys", { simple: true })).toBe(1);
-      first.close();
-      const second = openDatabase(join(other, "chat.sqlite"));
-      expect(new ChatRepository(second).environmentId).toBe(id);
-      second.close();
+      const first = await openTestStore(other);
+      const id = first.environmentId;
+      expect(id).toMatch(/^[0-9a-f-]{36}$/);
+      await first.close();
+      const second = await openTestStore(other);
+      expect(second.environmentId).toBe(id);
+      await second.close();
     } finally {
       await removeDir(other);
     }
@@ -148,10 +264,34 @@ describe("schema and environment", () => {
   it("refuses a database written by a newer schema with a clear message", async () => {
     const other = await makeTempDir("chat-repo-new-");
     try {
-      const first = openDatabase(join(other, "chat.sqlite"));
-      first.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
-      first.close();
-      expect(() => openDatabase(join(other, "chat.sqlite"))).toThrow(/newer than this server/);
+      if (testStoreKind === "postgres") {
+        await (await openTestStore(other)).close();
+        const client = new pg.Client({ connectionString: (await testDatabaseUrl(other))! });
+        await client.connect();
+        await client.query("INSERT INTO schema_migrations (version) VALUES ($1)", [
+          PG_SCHEMA_VERSION + 1,
+        ]);
+        await client.end();
+        await expect(openTestStore(other)).rejects.toThrow(/newer than this server/);
+      } else {
+        const first = openDatabase(join(other, "chat.sqlite"));
+        first.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+        first.close();
+        expect(() => openDatabase(join(other, "chat.sqlite"))).toThrow(/newer than this server/);
+      }
+    } finally {
+      await removeDir(other);
+    }
+  });
+
+  it.runIf(testStoreKind === "sqlite")("opens SQLite in WAL mode with foreign keys", async () => {
+    const other = await makeTempDir("chat-repo-wal-");
+    try {
+      const db = openDatabase(join(other, "chat.sqlite"));
+      expect(db.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
+      expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
+      expect(db.pragma("foreign_keys", { simple: true })).toBe(1);
+      db.close();
     } finally {
       await removeDir(other);
     }

@@ -72,10 +72,28 @@ export interface ThreadRecord {
   lastEventId: number;
 }
 
+/** What `GET /api/threads/:threadId` shows, read in one snapshot. */
+export interface ThreadDetailRecord {
+  record: ThreadRecord;
+  activeTurn: Turn | null;
+  pendingUserInput: UserInputRequest | null;
+}
+
 /** A user-input request plus its resolution state. */
 export interface UserInputRecord {
   request: UserInputRequest;
   status: "pending" | "answered" | "cancelled";
+  /** The answers once `answered`. */
+  answers: Record<string, string> | null;
+}
+
+/**
+ * The oldest unfinished turn of a thread, as the turn queue sees it: `queued` (no lease, free
+ * to claim), `leased` (a live process runs it) or `expired` (its process stopped renewing).
+ */
+export interface QueueHead {
+  turn: Turn;
+  state: "queued" | "leased" | "expired";
 }
 
 /** A persisted SSE event. */
@@ -129,6 +147,8 @@ export class ChatRepository {
   readonly #db: SqliteDatabase;
   readonly #environmentId: string;
   readonly #stmt;
+  /** Leases of running turns (see the turn queue below). */
+  readonly #leases = new Map<string, { owner: string; expiresAt: number }>();
 
   constructor(db: SqliteDatabase) {
     this.#db = db;
@@ -156,6 +176,9 @@ export class ChatRepository {
          VALUES (?, ?, ?, 'running', ?, ?)`,
       ),
       getTurn: s(`SELECT ${TURN_COLUMNS} FROM turns WHERE id = ?`),
+      turnsByIds: s(
+        `SELECT ${TURN_COLUMNS} FROM turns WHERE id IN (SELECT value FROM json_each(?))`,
+      ),
       hasTurns: s("SELECT 1 AS found FROM turns WHERE thread_id = ? LIMIT 1"),
       updateTurn: s(
         `UPDATE turns SET status = ?, error_code = ?, error_message = ?, completed_at = ? WHERE id = ?`,
@@ -225,6 +248,10 @@ export class ChatRepository {
         "SELECT id, data FROM events WHERE thread_id = ? AND id > ? ORDER BY id LIMIT ?",
       ),
       deleteDeltas: s("DELETE FROM events WHERE message_id = ?"),
+      turnInput: s("SELECT provider_input FROM turns WHERE id = ?"),
+      unfinishedTurnIds: s(
+        `SELECT id, thread_id FROM turns WHERE status IN ('running', 'waiting_for_input')`,
+      ),
     };
     this.#environmentId = this.#loadEnvironmentId();
   }
@@ -377,18 +404,31 @@ export class ChatRepository {
     return row ? toTurn(row) : null;
   }
 
+  /**
+   * A thread with its active turn and pending question, read together (one snapshot), or null.
+   * lastEventId is as new as both, so a client subscribing from it misses no change to them.
+   */
+  threadDetail(threadId: string): ThreadDetailRecord | null {
+    const record = this.getThread(threadId);
+    if (!record) return null;
+    return {
+      record,
+      activeTurn: this.activeTurn(threadId),
+      pendingUserInput: this.pendingUserInput(threadId),
+    };
+  }
+
   /** Turns left running or waiting by a previous process (crash or shutdown). */
   unfinishedTurns(): Turn[] {
     return (this.#stmt.unfinishedTurns.all() as TurnRow[]).map(toTurn);
   }
 
+  /** The turns with these ids, in the order given (one statement, however many). */
   turnsByIds(ids: readonly string[]): Turn[] {
-    const turns: Turn[] = [];
-    for (const id of ids) {
-      const turn = this.getTurn(id);
-      if (turn) turns.push(turn);
-    }
-    return turns;
+    if (ids.length === 0) return [];
+    const rows = this.#stmt.turnsByIds.all(JSON.stringify(ids)) as TurnRow[];
+    const byId = new Map(rows.map((row) => [row.id, toTurn(row)]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
   }
 
   /** Exact provider input of a turn of this thread, or null. */
@@ -430,6 +470,52 @@ export class ChatRepository {
       limit: count,
     }) as HistoryTurn[];
     return texts.reverse();
+  }
+
+  // The turn queue. One process owns a SQLite file, so leases live in memory: a restart ends
+  // every unfinished turn anyway, and a lease written into the turn's row would rewrite its
+  // provider input (up to 120,000 characters) on every claim and renewal.
+
+  /** Serializes claims on a thread's queue until the transaction ends (a no-op in SQLite). */
+  lockTurnQueue(_threadId: string): void {}
+
+  /** The thread's oldest unfinished turn and its lease state, or null when none is left. */
+  queueHead(threadId: string): QueueHead | null {
+    const turn = this.activeTurn(threadId);
+    if (!turn) return null;
+    const lease = this.#leases.get(turn.id);
+    const state = !lease ? "queued" : lease.expiresAt < Date.now() ? "expired" : "leased";
+    return { turn, state };
+  }
+
+  /** Leases a turn to `owner` for `leaseMs`; returns its provider input. */
+  claimTurn(turnId: string, owner: string, leaseMs: number): string {
+    this.#leases.set(turnId, { owner, expiresAt: Date.now() + leaseMs });
+    return (this.#stmt.turnInput.get(turnId) as { provider_input: string }).provider_input;
+  }
+
+  /** Extends `owner`'s lease; false when the turn has ended or is no longer its own. */
+  renewLease(turnId: string, owner: string, leaseMs: number): boolean {
+    const lease = this.#leases.get(turnId);
+    const turn = this.getTurn(turnId);
+    if (!turn || (turn.status !== "running" && turn.status !== "waiting_for_input")) {
+      this.#leases.delete(turnId);
+      return false;
+    }
+    if (lease?.owner !== owner) return false;
+    lease.expiresAt = Date.now() + leaseMs;
+    return true;
+  }
+
+  /** Threads with an unfinished turn that nobody holds a live lease on (queued or abandoned). */
+  threadsAwaitingTurns(): string[] {
+    const now = Date.now();
+    const threads = new Set<string>();
+    for (const row of this.#stmt.unfinishedTurnIds.all() as { id: string; thread_id: string }[]) {
+      const lease = this.#leases.get(row.id);
+      if (!lease || lease.expiresAt < now) threads.add(row.thread_id);
+    }
+    return [...threads];
   }
 
   // Messages
@@ -669,5 +755,6 @@ function toUserInput(row: UserInputRow): UserInputRecord {
       createdAt: row.created_at,
     },
     status: row.status,
+    answers: row.answers === null ? null : (JSON.parse(row.answers) as Record<string, string>),
   };
 }

@@ -22,17 +22,29 @@ export class StorageUnavailableError extends Error {
 // opened, memory exhaustion and a lock held past busy_timeout.
 const FAULT_CODE = /^SQLITE_(FULL|READONLY|IOERR|CANTOPEN|NOMEM|BUSY|LOCKED|PROTOCOL)(_|$)/;
 
-/** True when `error` is a storage fault (already translated or a raw SQLite error). */
+// PostgreSQL SQLSTATEs and socket errors with the same meaning: connection lost or refused
+// (class 08, network errors), out of disk or memory (53), server shutting down (57P), a
+// read-only transaction (25006, e.g. a standby).
+const PG_FAULT_CODE =
+  /^(08...|53...|57P0.|25006|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|ENOTFOUND|EHOSTUNREACH)$/;
+const PG_FAULT_MESSAGE =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
+
+/** True when `error` is a storage fault (already translated or a raw driver error). */
 export function isStorageFault(error: unknown): boolean {
   if (error instanceof StorageUnavailableError) return true;
   const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === "string" && FAULT_CODE.test(code);
+  if (typeof code === "string") return FAULT_CODE.test(code) || PG_FAULT_CODE.test(code);
+  return error instanceof Error && PG_FAULT_MESSAGE.test(error.message);
 }
 
 /** Returns a {@link StorageUnavailableError} for a storage fault, `error` itself otherwise. */
 export function translateStorageError(error: unknown): unknown {
   if (error instanceof StorageUnavailableError || !isStorageFault(error)) return error;
-  return new StorageUnavailableError((error as { code: string }).code, { cause: error });
+  const code = (error as { code?: unknown }).code;
+  return new StorageUnavailableError(typeof code === "string" ? code : "connection_lost", {
+    cause: error,
+  });
 }
 
 function describe(reason: string): string {
@@ -42,6 +54,9 @@ function describe(reason: string): string {
   }
   if (reason.startsWith("SQLITE_BUSY") || reason.startsWith("SQLITE_LOCKED")) {
     return "The database is busy; the change was not saved.";
+  }
+  if (!reason.startsWith("SQLITE_")) {
+    return `The database is unavailable (${reason}); the change was not saved.`;
   }
   return `The storage failed (${reason}); the change was not saved.`;
 }

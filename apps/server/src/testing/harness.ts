@@ -1,7 +1,12 @@
 /**
  * Test helpers: temporary data directories, a scriptable recording adapter, a server on
  * 127.0.0.1:0 and a small SSE reader over fetch. Used by the server's tests and benchmarks only.
+ *
+ * The store under test: SQLite in the data directory, or, when CHAT_TEST_STORE=postgres (the
+ * `server-pg` project), a PostgreSQL database of the run's cluster named after the data
+ * directory, so a server restarted on the same directory finds its data again.
  */
+import { createHash } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,6 +17,8 @@ import type {
   ProviderHistoryEntry,
   ProviderTurnContext,
 } from "../providers/types.ts";
+import type { ChatStore } from "../storage/chatStore.ts";
+import { openStore } from "../storage/openStore.ts";
 
 /** A fresh temporary directory; remove it with {@link removeDir}. */
 export function makeTempDir(prefix = "chat-server-"): Promise<string> {
@@ -75,6 +82,36 @@ export interface TestServer extends RunningServer {
 /** Options of {@link startTestServer}. */
 export type StartServerOptionsForTest = StartServerOptions & { dataDir?: string };
 
+/** Which store the tests in this worker run against. */
+export const testStoreKind: "sqlite" | "postgres" =
+  process.env.CHAT_TEST_STORE === "postgres" ? "postgres" : "sqlite";
+
+/**
+ * The PostgreSQL URL that belongs to `dataDir` (its database is created on first use), or
+ * null when the tests run on SQLite.
+ */
+export async function testDatabaseUrl(dataDir: string): Promise<string | null> {
+  if (testStoreKind !== "postgres") return null;
+  const adminUrl = process.env.CHAT_TEST_PG_ADMIN_URL;
+  if (!adminUrl) throw new Error("CHAT_TEST_STORE=postgres needs CHAT_TEST_PG_ADMIN_URL.");
+  const name = `t_${createHash("sha256").update(dataDir).digest("hex").slice(0, 24)}`;
+  const { default: pg } = await import("pg");
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    const exists = await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
+    if (exists.rowCount === 0) await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  return adminUrl.replace(/\/[^/]*$/, `/${name}`);
+}
+
+/** The store a test server on `dataDir` would use, for seeding and inspecting it directly. */
+export async function openTestStore(dataDir: string): Promise<ChatStore> {
+  return openStore({ databaseUrl: await testDatabaseUrl(dataDir), pgPoolSize: 4, dataDir });
+}
+
 /** Starts a server on 127.0.0.1 with a random port; `dataDir` defaults to a new temp dir. */
 export async function startTestServer(
   options: StartServerOptionsForTest = {},
@@ -86,6 +123,7 @@ export async function startTestServer(
     port: 0,
     webDist: join(dataDir, "no-web-dist"),
     workspaceDir: dataDir,
+    databaseUrl: options.openDatabase ? null : await testDatabaseUrl(dataDir),
     logLevel: "silent",
     ...options,
     dataDir,

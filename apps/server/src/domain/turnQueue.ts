@@ -1,0 +1,126 @@
+/**
+ * The per-thread turn queue, kept in the database so any number of processes can share it.
+ *
+ * A turn is stored `running` with no lease: it is queued. To run a thread's next turn, a process
+ * takes the thread's queue lock in a transaction (`lockTurnQueue`: an advisory lock in
+ * PostgreSQL, the write lock in SQLite), looks at the oldest unfinished turn and, if nobody holds
+ * a live lease on it, leases it to itself. Only the oldest unfinished turn is ever claimed, so
+ * turns of one thread run one at a time and in order, whichever process stored them.
+ *
+ * The process renews its lease every third of `leaseMs` while the turn runs. A lease that
+ * expires means its process died: the next claim on that thread (after a new turn, or the
+ * periodic sweep) ends that turn `failed` (interrupted) and moves on.
+ */
+import { randomUUID } from "node:crypto";
+import type { Turn } from "@app/protocol";
+import type { ChatStore } from "../storage/chatStore.ts";
+import { isStorageFault } from "../storage/storageErrors.ts";
+import type { EventTx, ThreadEventLog } from "./events.ts";
+
+export interface TurnQueueOptions {
+  store: ChatStore;
+  events: ThreadEventLog;
+  leaseMs: number;
+  /** Runs a claimed turn; resolves when it has ended. */
+  run(threadId: string, turnId: string, input: string): Promise<void>;
+  /** Inside the claim's transaction: ends a turn whose lease expired. */
+  interrupt(w: EventTx, turn: Turn): Promise<void>;
+}
+
+export class TurnQueue {
+  /** This process's lease owner id. */
+  readonly owner = randomUUID();
+  readonly #o: TurnQueueOptions;
+  readonly #jobs = new Set<Promise<void>>();
+  #sweeper: NodeJS.Timeout | undefined;
+  /** False until turns left by a previous process are recovered, and after shutdown. */
+  #claiming = false;
+
+  constructor(options: TurnQueueOptions) {
+    this.#o = options;
+  }
+
+  /** Runs the thread's next turn here if it is free to run (never throws). */
+  pump(threadId: string): void {
+    if (!this.#claiming) return;
+    const job: Promise<void> = this.#claimAndRun(threadId)
+      .catch((error: unknown) => {
+        // A fault leaves the turn queued; the sweep tries again.
+        if (!isStorageFault(error)) console.error(`Turn queue of thread ${threadId}:`, error);
+      })
+      .finally(() => this.#jobs.delete(job));
+    this.#jobs.add(job);
+  }
+
+  /** Resolves when no claim or turn of this process is in progress. */
+  async whenIdle(): Promise<void> {
+    while (this.#jobs.size > 0) await Promise.all([...this.#jobs]);
+  }
+
+  /**
+   * Renews the lease on a running turn until the returned function is called. `onLost` runs
+   * when the turn has ended elsewhere or the lease went to another process.
+   */
+  holdLease(turnId: string, onLost: () => void): () => void {
+    const timer = setInterval(() => {
+      this.#o.store
+        .transaction((tx) => tx.renewLease(turnId, this.owner, this.#o.leaseMs))
+        .then(
+          (held) => {
+            if (!held) onLost();
+          },
+          (error: unknown) => {
+            // Storage trouble is not a lost lease: keep the turn and try again.
+            if (!isStorageFault(error)) console.error(`Lease of turn ${turnId}:`, error);
+          },
+        );
+    }, this.#o.leaseMs / 3);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+
+  /**
+   * Starts claiming (after recovery: a turn a previous process left must never be run again)
+   * and, every `intervalMs`, claims the threads that have a queued turn nobody runs or an
+   * expired lease (a process died, or a claim failed on a storage fault). Sweeps once at once.
+   */
+  startClaiming(intervalMs: number): void {
+    this.#claiming = true;
+    const sweep = () => {
+      this.#o.store.threadsAwaitingTurns().then(
+        (threadIds) => {
+          for (const threadId of threadIds) this.pump(threadId);
+        },
+        (error: unknown) => {
+          if (!isStorageFault(error)) console.error("Turn sweep:", error);
+        },
+      );
+    };
+    sweep();
+    this.#sweeper = setInterval(sweep, intervalMs);
+    this.#sweeper.unref();
+  }
+
+  /** Claims nothing more (shutdown); turns in progress go on. */
+  stopClaiming(): void {
+    this.#claiming = false;
+    clearInterval(this.#sweeper);
+  }
+
+  async #claimAndRun(threadId: string): Promise<void> {
+    const claim = await this.#o.events.atomically(async (w) => {
+      await w.tx.lockTurnQueue(threadId);
+      for (;;) {
+        const head = await w.tx.queueHead(threadId);
+        if (head === null || head.state === "leased") return null;
+        if (head.state === "expired") {
+          await this.#o.interrupt(w, head.turn);
+          continue;
+        }
+        const input = await w.tx.claimTurn(head.turn.id, this.owner, this.#o.leaseMs);
+        return { turnId: head.turn.id, input };
+      }
+    });
+    if (claim) await this.#o.run(threadId, claim.turnId, claim.input);
+  }
+}

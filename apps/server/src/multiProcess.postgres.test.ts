@@ -1,0 +1,246 @@
+/**
+ * Several server processes on one PostgreSQL database (DESIGN.md section 7, "Scale-out"): the
+ * turn queue, the event fan-out and the leases work across real processes, over real HTTP.
+ * Runs in the `server-pg` project (a throwaway cluster per run).
+ */
+import type { MessagePage, ServerEvent, Thread, ThreadDetail, Turn } from "@app/protocol";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  collectSse,
+  makeTempDir,
+  removeDir,
+  type SseEvent,
+  testDatabaseUrl,
+  waitFor,
+} from "./testing/harness.ts";
+import { type ServerProcess, startServerProcess } from "./testing/serverProcess.ts";
+
+const LEASE_MS = 2_000;
+let dataDir: string;
+let databaseUrl: string;
+let a: ServerProcess;
+let b: ServerProcess;
+
+async function startProcess(chunkDelayMs: number): Promise<ServerProcess> {
+  return startServerProcess({
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: dataDir,
+    WEB_DIST: `${dataDir}/no-web-dist`,
+    DEMO_CHUNK_DELAY_MS: String(chunkDelayMs),
+    TURN_LEASE_MS: String(LEASE_MS),
+  });
+}
+
+async function json<T>(server: ServerProcess, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${server.url}${path}`, {
+    method: body === undefined ? "GET" : "POST",
+    headers: body === undefined ? {} : { "content-type": "application/json" },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (!res.ok) throw new Error(`${path} -> ${res.status}: ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+async function allMessages(server: ServerProcess, threadId: string): Promise<MessagePage> {
+  const page = await json<MessagePage>(server, `/api/threads/${threadId}/messages?limit=200`);
+  expect(page.nextCursor).toBeNull();
+  return page;
+}
+
+beforeAll(async () => {
+  dataDir = await makeTempDir("chat-multi-");
+  databaseUrl = (await testDatabaseUrl(dataDir))!;
+  [a, b] = await Promise.all([startProcess(0), startProcess(0)]);
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all([a?.kill(), b?.kill()]);
+  await removeDir(dataDir);
+});
+
+describe("two server processes on one PostgreSQL database", () => {
+  it("share one environment id", async () => {
+    const [envA, envB] = await Promise.all([
+      json<{ environmentId: string }>(a, "/api/environment"),
+      json<{ environmentId: string }>(b, "/api/environment"),
+    ]);
+    expect(envA.environmentId).toBe(envB.environmentId);
+  });
+
+  it("runs 20 turns of one thread sent to both at once: all complete, one at a time, in order", async () => {
+    const thread = await json<Thread>(a, "/api/threads", {});
+    const sent = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        json<{ turn: Turn }>(i % 2 === 0 ? a : b, `/api/threads/${thread.id}/turns`, {
+          input: `turn ${i}`,
+        }),
+      ),
+    );
+    await waitFor(async () => {
+      const detail = await json<ThreadDetail>(b, `/api/threads/${thread.id}`);
+      return detail.activeTurn === null ? true : undefined;
+    }, 60_000);
+    const page = await allMessages(a, thread.id);
+    const prompts = page.messages.filter((m) => m.kind === "prompt");
+    expect(prompts).toHaveLength(20);
+    expect(new Set(prompts.map((m) => m.turnId))).toEqual(new Set(sent.map((s) => s.turn.id)));
+    expect(page.turns.every((t) => t.status === "completed")).toBe(true);
+    // Turn order is prompt order; every reply lies after the previous turn's reply.
+    const order = prompts.map((m) => m.turnId);
+    const replyTurns = page.messages.filter((m) => m.role === "assistant").map((m) => m.turnId);
+    expect(replyTurns.filter((id, i) => id !== replyTurns[i - 1])).toEqual(order);
+    for (const turnId of order) {
+      expect(
+        page.messages.some(
+          (m) => m.turnId === turnId && m.kind === "answer" && m.status === "complete",
+        ),
+      ).toBe(true);
+    }
+  });
+
+  it("streams a reply run by one process to an event stream on the other, resuming there from Last-Event-ID", async () => {
+    const thread = await json<Thread>(a, "/api/threads", {});
+    const url = (server: ServerProcess) => `${server.url}/api/threads/${thread.id}/events`;
+    const cursor = { lastEventId: "0" };
+    // Half of the stream from B, then the rest from A, resuming where B stopped.
+    const first = await collectSse(url(b), {
+      lastEventId: "0",
+      cursor,
+      until: (events) => events.length >= 5,
+      onOpen: async () => {
+        await json(a, `/api/threads/${thread.id}/turns`, { input: "hello from A" });
+      },
+    });
+    const completed = (events: SseEvent[]) =>
+      events.some((e) => {
+        const event = JSON.parse(e.data) as ServerEvent;
+        return event.type === "turn.updated" && event.turn.status === "completed";
+      });
+    // (The first part may already hold the whole turn: the demo streams without delay.)
+    const rest = await collectSse(url(a), {
+      lastEventId: cursor.lastEventId,
+      until: (events) => completed([...first, ...events]),
+    });
+    const stored = [...first, ...rest].filter((e) => e.id !== null).map((e) => Number(e.id));
+    expect(new Set(stored).size).toBe(stored.length);
+    expect([...stored].sort((x, y) => x - y)).toEqual(stored);
+    const detail = await json<ThreadDetail>(a, `/api/threads/${thread.id}`);
+    expect(stored.at(-1)).toBe(detail.lastEventId);
+    expect(completed([...first, ...rest])).toBe(true);
+    // The text rebuilt from the events is the stored answer.
+    let text = "";
+    for (const e of [...first, ...rest]) {
+      const event = JSON.parse(e.data) as ServerEvent;
+      if (event.type === "message.delta" && event.offset <= text.length) {
+        text += event.delta.slice(text.length - event.offset);
+      }
+      if (event.type === "message.completed" && event.message.kind === "answer") {
+        text = event.message.text;
+      }
+    }
+    const answer = (await allMessages(b, thread.id)).messages.find((m) => m.kind === "answer");
+    expect(text).toBe(answer?.text);
+  });
+});
+
+describe("Stop and questions across processes", () => {
+  it("answers a question through the other process than the one running the turn", async () => {
+    const thread = await json<Thread>(a, "/api/threads", {});
+    const { turn } = await json<{ turn: Turn }>(a, `/api/threads/${thread.id}/turns`, {
+      input: "ask me something",
+    });
+    const request = await waitFor(async () => {
+      const detail = await json<ThreadDetail>(b, `/api/threads/${thread.id}`);
+      return detail.pendingUserInput ?? undefined;
+    }, 20_000);
+    expect(request.turnId).toBe(turn.id);
+    await json(b, `/api/threads/${thread.id}/user-input`, {
+      requestId: request.id,
+      answers: { choice: "B, answered on the other process" },
+    });
+    const page = await waitFor(async () => {
+      const p = await json<MessagePage>(a, `/api/threads/${thread.id}/messages`);
+      return p.turns.find((t) => t.id === turn.id)?.status === "completed" ? p : undefined;
+    }, 20_000);
+    const answer = page.messages.find((m) => m.kind === "answer");
+    expect(answer?.text).toContain("B, answered on the other process");
+  });
+
+  it("stops a turn through the other process than the one running it", async () => {
+    const slow = await startProcess(40);
+    try {
+      const thread = await json<Thread>(slow, "/api/threads", {});
+      const { turn } = await json<{ turn: Turn }>(slow, `/api/threads/${thread.id}/turns`, {
+        input: "long reply please",
+      });
+      await collectSse(`${b.url}/api/threads/${thread.id}/events`, {
+        lastEventId: "0",
+        until: (events) => events.some((e) => e.event === "message.delta" && e.id !== null),
+      });
+      const stopped = await json<{ turn: Turn }>(
+        b,
+        `/api/threads/${thread.id}/turns/${turn.id}/cancel`,
+        {},
+      );
+      expect(stopped.turn.status).toBe("cancelled");
+      // The running process stops too: the thread's next turn, sent there, completes.
+      const next = await json<{ turn: Turn }>(slow, `/api/threads/${thread.id}/turns`, {
+        input: "short one",
+      });
+      const page = await waitFor(async () => {
+        const p = await json<MessagePage>(b, `/api/threads/${thread.id}/messages`);
+        return p.turns.find((t) => t.id === next.turn.id)?.status === "completed" ? p : undefined;
+      }, 30_000);
+      expect(page.turns.find((t) => t.id === turn.id)?.status).toBe("cancelled");
+      const partial = page.messages.find((m) => m.turnId === turn.id && m.kind === "answer");
+      expect(partial?.status).toBe("complete");
+      expect(partial!.text.length).toBeGreaterThan(0);
+    } finally {
+      await slow.kill("SIGKILL");
+    }
+  });
+});
+
+describe("a process killed mid-reply", () => {
+  it("has its turn ended as interrupted by the other process once the lease expires, and the thread goes on", async () => {
+    const slow = await startProcess(40);
+    try {
+      const thread = await json<Thread>(slow, "/api/threads", {});
+      const first = await json<{ turn: Turn }>(slow, `/api/threads/${thread.id}/turns`, {
+        input: "a long reply please",
+      });
+      // The reply is streaming on `slow` (B sees its stored chunks); B queues the next turn.
+      await collectSse(`${b.url}/api/threads/${thread.id}/events`, {
+        lastEventId: "0",
+        until: (events) => events.some((e) => e.event === "message.delta" && e.id !== null),
+      });
+      const second = await json<{ turn: Turn }>(b, `/api/threads/${thread.id}/turns`, {
+        input: "and then this",
+      });
+      await slow.kill("SIGKILL");
+
+      const turns = await waitFor(async () => {
+        const page = await json<MessagePage>(b, `/api/threads/${thread.id}/messages`);
+        const done = page.turns.filter((t) => t.status !== "running");
+        return done.length === 2 ? page : undefined;
+      }, 30_000);
+      const byId = new Map(turns.turns.map((t) => [t.id, t]));
+      expect(byId.get(first.turn.id)).toMatchObject({
+        status: "failed",
+        error: { code: "interrupted" },
+      });
+      expect(byId.get(second.turn.id)?.status).toBe("completed");
+      // The cut-off reply keeps what was stored, marked as an error, with the visible notice.
+      const ofFirst = turns.messages.filter((m) => m.turnId === first.turn.id);
+      expect(ofFirst.map((m) => [m.kind, m.status])).toEqual([
+        ["prompt", "complete"],
+        ["answer", "error"],
+        ["error", "complete"],
+      ]);
+      expect(ofFirst[1]!.text.length).toBeGreaterThan(0);
+      expect(ofFirst[2]!.text).toMatch(/stopped before this turn finished/);
+    } finally {
+      await slow.kill("SIGKILL");
+    }
+  });
+});

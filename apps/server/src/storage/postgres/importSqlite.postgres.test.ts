@@ -1,0 +1,44 @@
+/** Moving an installation from SQLite to PostgreSQL keeps every row and the environment id. */
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { seedDemoThread, seededMessageCount } from "../../seed.ts";
+import { makeTempDir, removeDir, testDatabaseUrl } from "../../testing/harness.ts";
+import { openDatabase } from "../db.ts";
+import { openStore } from "../openStore.ts";
+import { importSqliteIntoPostgres } from "./importSqlite.ts";
+
+describe("importSqliteIntoPostgres", () => {
+  it("copies threads, messages, turns and events, and the same pages come back", async () => {
+    const dir = await makeTempDir("chat-import-");
+    try {
+      const sqlite = await openStore({ databaseUrl: null, pgPoolSize: 1, dataDir: dir });
+      const threadId = await seedDemoThread(sqlite, { turns: 30 });
+      const before = await sqlite.messagesBefore(threadId, null, 40);
+      const environmentId = sqlite.environmentId;
+      await sqlite.close();
+
+      const url = (await testDatabaseUrl(join(dir, "pg")))!;
+      const db = openDatabase(join(dir, "chat.sqlite"));
+      const counts = await importSqliteIntoPostgres(db, url);
+      db.close();
+      expect(counts).toMatchObject({ threads: 1, turns: 30, messages: seededMessageCount(30) });
+
+      const postgres = await openStore({ databaseUrl: url, pgPoolSize: 2, dataDir: dir });
+      try {
+        expect(postgres.environmentId).toBe(environmentId);
+        expect(await postgres.messagesBefore(threadId, null, 40)).toEqual(before);
+        expect((await postgres.getThread(threadId))?.thread.messageCount).toBe(
+          seededMessageCount(30),
+        );
+        // A second import into the same database is refused.
+        const again = openDatabase(join(dir, "chat.sqlite"));
+        await expect(importSqliteIntoPostgres(again, url)).rejects.toThrow(/already has threads/);
+        again.close();
+      } finally {
+        await postgres.close();
+      }
+    } finally {
+      await removeDir(dir);
+    }
+  });
+});

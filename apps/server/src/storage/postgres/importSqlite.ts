@@ -1,0 +1,136 @@
+/**
+ * Copies a SQLite chat database (DATA_DIR/chat.sqlite) into an empty PostgreSQL one, for moving
+ * an installation to several processes, and for seeding large benchmark threads quickly: rows
+ * go over in batches of 2,000 through `unnest`, one transaction in all. The environment id comes
+ * along, so existing citation links keep pointing at this installation. Stop the server first.
+ */
+import type Database from "better-sqlite3";
+import pg from "pg";
+import { migratePostgres } from "./migrations.ts";
+
+const BATCH = 2_000;
+
+/** Each table's columns with their PostgreSQL types, in SQLite's column order. */
+const TABLES: { name: string; columns: [string, "text" | "int8" | "int4"][] }[] = [
+  {
+    name: "threads",
+    columns: [
+      ["id", "text"],
+      ["title", "text"],
+      ["title_source", "text"],
+      ["branch_name", "text"],
+      ["created_at", "text"],
+      ["updated_at", "text"],
+      ["message_count", "int4"],
+      ["last_seq", "int8"],
+      ["last_event_id", "int8"],
+    ],
+  },
+  {
+    name: "turns",
+    columns: [
+      ["id", "text"],
+      ["thread_id", "text"],
+      ["prompt_seq", "int8"],
+      ["status", "text"],
+      ["error_code", "text"],
+      ["error_message", "text"],
+      ["provider_input", "text"],
+      ["created_at", "text"],
+      ["completed_at", "text"],
+    ],
+  },
+  {
+    name: "messages",
+    columns: [
+      ["id", "text"],
+      ["thread_id", "text"],
+      ["turn_id", "text"],
+      ["seq", "int8"],
+      ["role", "text"],
+      ["kind", "text"],
+      ["text", "text"],
+      ["status", "text"],
+      ["created_at", "text"],
+    ],
+  },
+  {
+    name: "user_input_requests",
+    columns: [
+      ["id", "text"],
+      ["thread_id", "text"],
+      ["turn_id", "text"],
+      ["questions", "text"],
+      ["status", "text"],
+      ["answers", "text"],
+      ["created_at", "text"],
+      ["resolved_at", "text"],
+    ],
+  },
+  {
+    name: "events",
+    columns: [
+      ["thread_id", "text"],
+      ["id", "int8"],
+      ["type", "text"],
+      ["message_id", "text"],
+      ["data", "text"],
+    ],
+  },
+];
+
+/** Copies every row of `sqlite` into the database at `url` (migrated first); returns row counts. */
+export async function importSqliteIntoPostgres(
+  sqlite: Database.Database,
+  url: string,
+): Promise<Record<string, number>> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const counts: Record<string, number> = {};
+  try {
+    await migratePostgres(client);
+    await client.query("BEGIN");
+    const existing = await client.query("SELECT 1 FROM threads LIMIT 1");
+    if (existing.rowCount !== 0) throw new Error("The PostgreSQL database already has threads.");
+    const environment = sqlite
+      .prepare("SELECT value FROM meta WHERE key = 'environment_id'")
+      .get() as { value: string } | undefined;
+    if (environment) {
+      await client.query(
+        `INSERT INTO meta (key, value) VALUES ('environment_id', $1)
+         ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+        [environment.value],
+      );
+    }
+    for (const table of TABLES) {
+      const names = table.columns.map(([name]) => name);
+      const insert = `INSERT INTO ${table.name} (${names.join(", ")})
+        SELECT * FROM unnest(${table.columns.map(([, type], i) => `$${i + 1}::${type}[]`).join(", ")})`;
+      const rows = sqlite
+        .prepare(`SELECT ${names.join(", ")} FROM ${table.name}`)
+        .raw()
+        .iterate();
+      let batch: unknown[][] = [];
+      counts[table.name] = 0;
+      const flush = async () => {
+        if (batch.length === 0) return;
+        const columns = names.map((_, i) => batch.map((row) => row[i]));
+        await client.query(insert, columns);
+        counts[table.name]! += batch.length;
+        batch = [];
+      };
+      for (const row of rows as Iterable<unknown[]>) {
+        batch.push(row);
+        if (batch.length >= BATCH) await flush();
+      }
+      await flush();
+    }
+    await client.query("COMMIT");
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  } finally {
+    await client.end();
+  }
+  return counts;
+}

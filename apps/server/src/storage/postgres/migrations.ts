@@ -1,0 +1,148 @@
+/**
+ * PostgreSQL schema, versioned like SQLite's (`../db.ts`): `schema_migrations` holds the applied
+ * versions, each migration runs in its own transaction, and a session advisory lock makes
+ * processes that start together apply them once, one after another.
+ *
+ * The tables mirror SQLite's, plus what sharing needs: `turns.lease_owner/lease_expires_at`
+ * (the turn queue, see `domain/turnQueue.ts`) and a trigger that announces every stored event
+ * with `NOTIFY chat_events, '<threadId>'` when its transaction commits.
+ */
+import type pg from "pg";
+
+/** Advisory lock keys (first key: this app's namespace). */
+export const LOCK_NAMESPACE = 0x63686174; // "chat"
+export const MIGRATION_LOCK = 1;
+
+/** Never edit an applied migration: append a new one. */
+export const PG_MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE meta (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  );
+
+  -- Text that orders (ids, ISO timestamps) uses the "C" collation: the same order as SQLite.
+  CREATE TABLE threads (
+    id TEXT COLLATE "C" PRIMARY KEY,
+    title TEXT NOT NULL,
+    title_source TEXT NOT NULL CHECK (title_source IN ('default', 'custom', 'prompt')),
+    branch_name TEXT,
+    created_at TEXT COLLATE "C" NOT NULL,
+    updated_at TEXT COLLATE "C" NOT NULL,
+    message_count INTEGER NOT NULL DEFAULT 0,
+    last_seq BIGINT NOT NULL DEFAULT 0,
+    last_event_id BIGINT NOT NULL DEFAULT 0
+  );
+  CREATE INDEX threads_by_updated ON threads (updated_at DESC, id);
+
+  CREATE TABLE turns (
+    id TEXT COLLATE "C" PRIMARY KEY,
+    thread_id TEXT COLLATE "C" NOT NULL REFERENCES threads (id) ON DELETE CASCADE,
+    prompt_seq BIGINT NOT NULL,
+    status TEXT NOT NULL
+      CHECK (status IN ('running', 'waiting_for_input', 'completed', 'failed', 'cancelled')),
+    error_code TEXT,
+    error_message TEXT,
+    provider_input TEXT NOT NULL,
+    created_at TEXT COLLATE "C" NOT NULL,
+    completed_at TEXT,
+    -- The process running the turn and until when its lease holds (NULL: queued).
+    lease_owner TEXT,
+    lease_expires_at TIMESTAMPTZ
+  );
+  CREATE UNIQUE INDEX turns_by_thread ON turns (thread_id, prompt_seq);
+  CREATE INDEX turns_unfinished ON turns (status) WHERE status IN ('running', 'waiting_for_input');
+  CREATE INDEX turns_active_by_thread ON turns (thread_id, prompt_seq)
+    WHERE status IN ('running', 'waiting_for_input');
+
+  CREATE TABLE messages (
+    id TEXT COLLATE "C" PRIMARY KEY,
+    thread_id TEXT COLLATE "C" NOT NULL REFERENCES threads (id) ON DELETE CASCADE,
+    turn_id TEXT COLLATE "C" NOT NULL REFERENCES turns (id) ON DELETE CASCADE,
+    seq BIGINT NOT NULL,
+    role TEXT NOT NULL CHECK (role IN ('user', 'assistant')),
+    kind TEXT NOT NULL CHECK (kind IN ('prompt', 'progress', 'answer', 'error')),
+    text TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('streaming', 'complete', 'error')),
+    created_at TEXT NOT NULL
+  );
+  CREATE UNIQUE INDEX messages_by_thread_seq ON messages (thread_id, seq);
+  CREATE INDEX messages_by_turn ON messages (turn_id, seq);
+  -- A turn's final answer for adapter history, found without reading any message text.
+  CREATE INDEX messages_final_answers ON messages (turn_id, seq, id)
+    WHERE kind = 'answer' AND status = 'complete';
+
+  CREATE TABLE user_input_requests (
+    id TEXT COLLATE "C" PRIMARY KEY,
+    thread_id TEXT COLLATE "C" NOT NULL REFERENCES threads (id) ON DELETE CASCADE,
+    turn_id TEXT COLLATE "C" NOT NULL REFERENCES turns (id) ON DELETE CASCADE,
+    questions TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('pending', 'answered', 'cancelled')),
+    answers TEXT,
+    created_at TEXT COLLATE "C" NOT NULL,
+    resolved_at TEXT
+  );
+  CREATE INDEX user_input_pending ON user_input_requests (thread_id, created_at)
+    WHERE status = 'pending';
+  CREATE INDEX user_input_by_turn ON user_input_requests (turn_id) WHERE status = 'pending';
+
+  CREATE TABLE events (
+    thread_id TEXT COLLATE "C" NOT NULL REFERENCES threads (id) ON DELETE CASCADE,
+    id BIGINT NOT NULL,
+    type TEXT NOT NULL,
+    message_id TEXT,
+    data TEXT NOT NULL,
+    PRIMARY KEY (thread_id, id)
+  );
+  CREATE INDEX events_deltas ON events (message_id) WHERE message_id IS NOT NULL;
+
+  -- Every process LISTENs on chat_events. NOTIFY is delivered at commit, and notifications
+  -- with the same payload in one transaction are folded into one.
+  CREATE FUNCTION chat_notify_event() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    PERFORM pg_notify('chat_events', NEW.thread_id);
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER events_notify AFTER INSERT ON events
+    FOR EACH ROW EXECUTE FUNCTION chat_notify_event();
+  `,
+];
+
+/** Latest PostgreSQL schema version this build knows. */
+export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;
+
+/** Applies every migration above the database's version (waiting for other processes). */
+export async function migratePostgres(client: pg.ClientBase): Promise<void> {
+  await client.query("SELECT pg_advisory_lock($1, $2)", [LOCK_NAMESPACE, MIGRATION_LOCK]);
+  try {
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS schema_migrations (
+         version INTEGER PRIMARY KEY,
+         applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
+       )`,
+    );
+    const { rows } = await client.query<{ version: number }>(
+      "SELECT coalesce(max(version), 0)::int AS version FROM schema_migrations",
+    );
+    const current = rows[0]!.version;
+    if (current > PG_MIGRATIONS.length) {
+      throw new Error(
+        `Database schema version ${current} is newer than this server (${PG_MIGRATIONS.length}). ` +
+          "Upgrade the server or point DATABASE_URL at another database.",
+      );
+    }
+    for (let version = current; version < PG_MIGRATIONS.length; version++) {
+      await client.query("BEGIN");
+      try {
+        await client.query(PG_MIGRATIONS[version]!);
+        await client.query("INSERT INTO schema_migrations (version) VALUES ($1)", [version + 1]);
+        await client.query("COMMIT");
+      } catch (error) {
+        await client.query("ROLLBACK");
+        throw error;
+      }
+    }
+  } finally {
+    await client.query("SELECT pg_advisory_unlock($1, $2)", [LOCK_NAMESPACE, MIGRATION_LOCK]);
+  }
+}

@@ -1,0 +1,302 @@
+/**
+ * The shared store: PostgreSQL at `DATABASE_URL`, for several server processes on one database.
+ *
+ * - Queries run on a pool (`PG_POOL_SIZE` connections); a transaction holds one client.
+ * - Fan-out: the `events_notify` trigger sends `NOTIFY chat_events, '<threadId>'` when an event
+ *   commits, from any process. One extra connection per process LISTENs; for each watched
+ *   thread it reads the stored events after the last one it delivered, in id order, so every
+ *   listener gets each event once, whichever process wrote it. After a lost connection it
+ *   reconnects and catches up from the same point.
+ */
+import pg from "pg";
+import type { ChatQueries, ChatStore, CommittedEventsSink } from "../chatStore.ts";
+import { isStorageFault, translateStorageError } from "../storageErrors.ts";
+import { migratePostgres } from "./migrations.ts";
+import { PgQueries, type Run } from "./pgQueries.ts";
+
+export interface PostgresStoreOptions {
+  url: string;
+  /** Pool connections (PG_POOL_SIZE, default 10), plus one for LISTEN. */
+  poolSize?: number;
+}
+
+const CATCH_UP_PAGE = 500;
+const RECONNECT_MS = 1_000;
+
+// BIGINT columns (seq, event ids) come back as strings by default; they are far below 2^53.
+const types = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") =>
+    oid === pg.types.builtins.INT8
+      ? (value: string) => Number(value)
+      : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
+};
+
+type Watched = {
+  /** Transactions of this process wait here until their events reached local listeners. */
+  waiters: { id: number; resolve: () => void }[];
+  refs: number;
+  lastDelivered: number;
+  ready: Promise<void>;
+  pending: boolean;
+  running: boolean;
+};
+
+/** Connects, applies migrations and starts listening. */
+export async function openPostgresStore(options: PostgresStoreOptions): Promise<ChatStore> {
+  const core = new PostgresConnections(options);
+  try {
+    await core.init();
+  } catch (error) {
+    await core.close();
+    throw error;
+  }
+  return {
+    ...core.queries,
+    kind: "postgres",
+    shared: true,
+    get environmentId() {
+      return core.environmentId;
+    },
+    transaction: (fn) => core.transaction(fn),
+    onCommittedEvents: (sink) => core.onCommittedEvents(sink),
+    watch: (threadId) => core.watch(threadId),
+    unwatch: (threadId) => core.unwatch(threadId),
+    close: () => core.close(),
+  };
+}
+
+/** The pool, the LISTEN connection and the per-thread event readers. */
+class PostgresConnections {
+  readonly queries: ChatQueries;
+  readonly #pool: pg.Pool;
+  readonly #url: string;
+  readonly #watched = new Map<string, Watched>();
+  #environmentId = "";
+  #sink: CommittedEventsSink = () => {};
+  #listener: pg.Client | null = null;
+  #closed = false;
+
+  constructor(options: PostgresStoreOptions) {
+    this.#url = options.url;
+    this.#pool = new pg.Pool({
+      connectionString: options.url,
+      max: options.poolSize ?? 10,
+      types,
+    });
+    // An idle client's connection dropped: the pool replaces it; nothing to crash for.
+    this.#pool.on("error", (error) => console.error("PostgreSQL pool:", error.message));
+    const run: Run = async (name, text, values) => {
+      try {
+        return await this.#pool.query({ name, text, values });
+      } catch (error) {
+        throw translateStorageError(error);
+      }
+    };
+    this.queries = queriesOf(new PgQueries(run, () => this.#environmentId));
+  }
+
+  get environmentId(): string {
+    return this.#environmentId;
+  }
+
+  async transaction<T>(fn: (tx: ChatQueries) => Promise<T>): Promise<T> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.#pool.connect();
+    } catch (error) {
+      throw translateStorageError(error);
+    }
+    const run: Run = (name, text, values) => client.query({ name, text, values });
+    const tx = queriesOf(new PgQueries(run, () => this.#environmentId));
+    // Newest event id this transaction stored, per thread.
+    const appended = new Map<string, number>();
+    const appendEvent = tx.appendEvent;
+    tx.appendEvent = async (threadId, event) => {
+      const id = await appendEvent(threadId, event);
+      appended.set(threadId, id);
+      return id;
+    };
+    let broken = false;
+    let result: T;
+    try {
+      await client.query("BEGIN");
+      result = await fn(tx);
+      await client.query("COMMIT");
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => {
+        broken = true;
+      });
+      throw translateStorageError(error);
+    } finally {
+      client.release(broken);
+    }
+    // As with SQLite, a transaction's events have reached this process's listeners when it
+    // returns (a writer that broadcasts a chunk next relies on its message.created being out).
+    await Promise.all([...appended].map(([threadId, id]) => this.#delivered(threadId, id)));
+    return result;
+  }
+
+  /** Resolves once events up to `id` of a watched thread went to the sink (at once if unwatched). */
+  #delivered(threadId: string, id: number): Promise<void> {
+    const watched = this.#watched.get(threadId);
+    if (!watched || watched.lastDelivered >= id) return Promise.resolve();
+    return new Promise((resolve) => {
+      watched.waiters.push({ id, resolve });
+      this.#catchUp(threadId);
+    });
+  }
+
+  onCommittedEvents(sink: CommittedEventsSink): void {
+    this.#sink = sink;
+  }
+
+  watch(threadId: string): Promise<void> {
+    let watched = this.#watched.get(threadId);
+    if (!watched) {
+      const created: Watched = {
+        waiters: [],
+        refs: 0,
+        lastDelivered: 0,
+        pending: false,
+        running: false,
+        ready: Promise.resolve(),
+      };
+      // Deliver from the newest stored event on: earlier ones are each subscriber's replay.
+      created.ready = this.lastEventIdOf(threadId).then((id) => {
+        created.lastDelivered = id;
+      });
+      created.ready.catch(() => this.#watched.delete(threadId));
+      this.#watched.set(threadId, created);
+      watched = created;
+    }
+    watched.refs++;
+    return watched.ready;
+  }
+
+  unwatch(threadId: string): void {
+    const watched = this.#watched.get(threadId);
+    if (watched && --watched.refs <= 0) {
+      this.#watched.delete(threadId);
+      for (const waiter of watched.waiters.splice(0)) waiter.resolve();
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    const listener = this.#listener;
+    this.#listener = null;
+    await listener?.end().catch(() => {});
+    await this.#pool.end().catch(() => {});
+  }
+
+  async lastEventIdOf(threadId: string): Promise<number> {
+    return (await this.queries.getThread(threadId))?.lastEventId ?? 0;
+  }
+
+  async init(): Promise<void> {
+    const client = await this.#pool.connect().catch((error: unknown) => {
+      throw translateStorageError(error);
+    });
+    try {
+      await migratePostgres(client);
+      await client.query(
+        "INSERT INTO meta (key, value) VALUES ('environment_id', gen_random_uuid()::text) ON CONFLICT (key) DO NOTHING",
+      );
+      const { rows } = await client.query<{ value: string }>(
+        "SELECT value FROM meta WHERE key = 'environment_id'",
+      );
+      this.#environmentId = rows[0]!.value;
+    } finally {
+      client.release();
+    }
+    await this.#listen();
+  }
+
+  async #listen(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.#url, types });
+    client.on("notification", (message) => {
+      if (message.channel === "chat_events" && message.payload) this.#catchUp(message.payload);
+    });
+    client.on("error", () => this.#reconnect(client));
+    client.on("end", () => this.#reconnect(client));
+    await client.connect();
+    await client.query("LISTEN chat_events");
+    this.#listener = client;
+  }
+
+  /** The LISTEN connection dropped: reconnect, then catch up every watched thread. */
+  #reconnect(dead: pg.Client): void {
+    if (this.#closed || this.#listener !== dead) return;
+    this.#listener = null;
+    const retry = () => {
+      if (this.#closed) return;
+      this.#listen().then(
+        () => {
+          for (const threadId of this.#watched.keys()) this.#catchUp(threadId);
+        },
+        () => setTimeout(retry, RECONNECT_MS).unref(),
+      );
+    };
+    setTimeout(retry, RECONNECT_MS).unref();
+  }
+
+  /** Delivers a watched thread's events after the last delivered one; one reader per thread. */
+  #catchUp(threadId: string): void {
+    const watched = this.#watched.get(threadId);
+    if (!watched) return;
+    watched.pending = true;
+    if (watched.running) return;
+    watched.running = true;
+    void (async () => {
+      try {
+        await watched.ready;
+        while (watched.pending && this.#watched.get(threadId) === watched) {
+          watched.pending = false;
+          for (;;) {
+            const events = await this.queries.eventsAfter(
+              threadId,
+              watched.lastDelivered,
+              CATCH_UP_PAGE,
+            );
+            if (events.length === 0) break;
+            watched.lastDelivered = events.at(-1)!.id;
+            this.#sink(threadId, events);
+            this.#wake(watched);
+            if (events.length < CATCH_UP_PAGE) break;
+          }
+        }
+      } catch (error) {
+        // Tried again on the next notification of this thread.
+        if (!isStorageFault(error)) console.error(`Event fan-out of ${threadId}:`, error);
+        watched.pending = true;
+        // Nobody waits on a broken connection: the events come with the next notification.
+        for (const waiter of watched.waiters.splice(0)) waiter.resolve();
+      } finally {
+        watched.running = false;
+        this.#wake(watched);
+      }
+    })();
+  }
+
+  #wake(watched: Watched): void {
+    const still: Watched["waiters"] = [];
+    for (const waiter of watched.waiters) {
+      if (waiter.id <= watched.lastDelivered) waiter.resolve();
+      else still.push(waiter);
+    }
+    watched.waiters = still;
+  }
+}
+
+/** The query methods of `queries` bound to it, as a plain object. */
+function queriesOf(queries: PgQueries): ChatQueries {
+  const bound: Record<string, unknown> = {};
+  const proto = PgQueries.prototype as unknown as Record<string, unknown>;
+  for (const name of Object.getOwnPropertyNames(PgQueries.prototype)) {
+    const value = proto[name];
+    if (name !== "constructor" && typeof value === "function") {
+      bound[name] = (value as (...args: unknown[]) => unknown).bind(queries);
+    }
+  }
+  return bound as unknown as ChatQueries;
+}

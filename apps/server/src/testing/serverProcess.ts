@@ -1,0 +1,63 @@
+/**
+ * The server as a real process (`node --import tsx src/main.ts`, what `npm run serve` runs), for
+ * tests and benchmarks with several processes on one database. {@link ServerProcess.kill} can
+ * end it with SIGKILL, as a crash would.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { resolve } from "node:path";
+
+const SERVER_DIR = resolve(import.meta.dirname, "../..");
+
+export interface ServerProcess {
+  url: string;
+  child: ChildProcess;
+  /** Everything the process printed (for failure messages). */
+  output(): string;
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/** Starts a server process with `env` (PORT defaults to 0) and waits until it listens. */
+export function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+    cwd: SERVER_DIR,
+    env: {
+      ...process.env,
+      HOST: "127.0.0.1",
+      PORT: "0",
+      AUTH_TOKEN: "",
+      LOG_LEVEL: "warn",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const exited = new Promise<void>((resolveExit) => child.once("exit", () => resolveExit()));
+  return new Promise((resolveStart, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match) {
+        child.stdout?.off("data", onData);
+        child.stdout?.on("data", (more: Buffer) => {
+          output += more.toString();
+        });
+        resolveStart({
+          url: match[1]!,
+          child,
+          output: () => output,
+          kill: async (signal = "SIGTERM") => {
+            if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+            await exited;
+          },
+        });
+      }
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.once("exit", (code) =>
+      reject(new Error(`server exited (${code}) before listening:\n${output}`)),
+    );
+  });
+}
