@@ -9,7 +9,11 @@ import type { MessagePage, Thread, ThreadDetail } from "@app/protocol";
 import { afterAll, bench, describe } from "vitest";
 import { makeTempDir, removeDir } from "../src/testing/harness.ts";
 import { startPostgresCluster } from "../src/testing/postgresCluster.ts";
-import { type ServerProcess, startServerProcess } from "../src/testing/serverProcess.ts";
+import {
+  requestJson,
+  type ServerProcess,
+  startServerProcess,
+} from "../src/testing/serverProcess.ts";
 
 const CLIENTS_PER_PROCESS = 50;
 const TURNS_PER_CLIENT = 20;
@@ -32,16 +36,6 @@ afterAll(async () => {
   await Promise.all([removeDir(pgDir), removeDir(sqliteDir)]);
 });
 
-async function request<T>(server: ServerProcess, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${server.url}${path}`, {
-    method: body === undefined ? "GET" : "POST",
-    headers: body === undefined ? {} : { "content-type": "application/json" },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  if (!res.ok) throw new Error(`${path} -> ${res.status}: ${await res.text()}`);
-  return (await res.json()) as T;
-}
-
 let run = 0;
 
 /** All turns sent and answered; throws if anything was lost. Returns turns per second. */
@@ -51,7 +45,7 @@ async function load(processes: ServerProcess[]): Promise<number> {
   const first = processes[0]!;
   const threads = await Promise.all(
     Array.from({ length: clients / CLIENTS_PER_THREAD }, () =>
-      request<Thread>(first, "/api/threads", {}),
+      requestJson<Thread>(first, "/api/threads", {}),
     ),
   );
   const began = performance.now();
@@ -60,7 +54,7 @@ async function load(processes: ServerProcess[]): Promise<number> {
       const thread = threads[client % threads.length]!;
       for (let turn = 0; turn < TURNS_PER_CLIENT; turn++) {
         const server = processes[(client + turn) % processes.length]!;
-        await request(server, `/api/threads/${thread.id}/turns`, {
+        await requestJson(server, `/api/threads/${thread.id}/turns`, {
           input: `run ${run} client ${client} turn ${turn}`,
         });
       }
@@ -69,7 +63,7 @@ async function load(processes: ServerProcess[]): Promise<number> {
   // Done when no thread has an unfinished turn left.
   for (const thread of threads) {
     for (;;) {
-      const detail = await request<ThreadDetail>(first, `/api/threads/${thread.id}`);
+      const detail = await requestJson<ThreadDetail>(first, `/api/threads/${thread.id}`);
       if (detail.activeTurn === null) break;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
@@ -81,7 +75,7 @@ async function load(processes: ServerProcess[]): Promise<number> {
     let cursor: string | null = null;
     do {
       const query = cursor === null ? "" : `&before=${cursor}`;
-      const page: MessagePage = await request(
+      const page: MessagePage = await requestJson(
         first,
         `/api/threads/${thread.id}/messages?limit=200${query}`,
       );

@@ -1,9 +1,6 @@
-import { join } from "node:path";
 import type { MessagePage, Thread, ThreadDetail } from "@app/protocol";
 import { describe, expect, it } from "vitest";
 import type { ProviderTurnContext } from "./providers/types.ts";
-import { openDatabase } from "./storage/db.ts";
-import { ChatRepository } from "./storage/repository.ts";
 import {
   citationLink,
   makeTempDir,
@@ -12,6 +9,7 @@ import {
   startTestServer,
   waitFor,
 } from "./testing/harness.ts";
+import { seedInterruptedTurn } from "./testing/interruptedTurn.ts";
 
 describe("restart", () => {
   it("keeps threads, messages, provider inputs, event ids and the environment id", async () => {
@@ -101,27 +99,7 @@ describe("restart", () => {
     const dataDir = await makeTempDir();
     try {
       // What a killed process leaves behind: a running turn with a half-written answer.
-      const db = openDatabase(join(dataDir, "chat.sqlite"));
-      const repo = new ChatRepository(db);
-      repo.createThread({ id: "t1", title: null, now: "2026-01-01T00:00:00.000Z" });
-      repo.insertTurnWithPrompt({
-        threadId: "t1",
-        turnId: "turn1",
-        messageId: "m1",
-        text: "hello",
-        providerInput: "hello",
-        now: "2026-01-01T00:00:01.000Z",
-      });
-      repo.insertAssistantMessage({
-        id: "m2",
-        threadId: "t1",
-        turnId: "turn1",
-        kind: "answer",
-        text: "half",
-        status: "streaming",
-        now: "2026-01-01T00:00:02.000Z",
-      });
-      db.close();
+      seedInterruptedTurn(dataDir);
 
       const server = await startTestServer({ adapter: new RecordingAdapter(), dataDir });
       try {

@@ -13,7 +13,7 @@ import {
   testDatabaseUrl,
   waitFor,
 } from "./testing/harness.ts";
-import { type ServerProcess, startServerProcess } from "./testing/serverProcess.ts";
+import { requestJson, type ServerProcess, startServerProcess } from "./testing/serverProcess.ts";
 
 const LEASE_MS = 2_000;
 let dataDir: string;
@@ -31,18 +31,11 @@ async function startProcess(chunkDelayMs: number): Promise<ServerProcess> {
   });
 }
 
-async function json<T>(server: ServerProcess, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${server.url}${path}`, {
-    method: body === undefined ? "GET" : "POST",
-    headers: body === undefined ? {} : { "content-type": "application/json" },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  if (!res.ok) throw new Error(`${path} -> ${res.status}: ${await res.text()}`);
-  return (await res.json()) as T;
-}
-
 async function allMessages(server: ServerProcess, threadId: string): Promise<MessagePage> {
-  const page = await json<MessagePage>(server, `/api/threads/${threadId}/messages?limit=200`);
+  const page = await requestJson<MessagePage>(
+    server,
+    `/api/threads/${threadId}/messages?limit=200`,
+  );
   expect(page.nextCursor).toBeNull();
   return page;
 }
@@ -61,23 +54,23 @@ afterAll(async () => {
 describe("two server processes on one PostgreSQL database", () => {
   it("share one environment id", async () => {
     const [envA, envB] = await Promise.all([
-      json<{ environmentId: string }>(a, "/api/environment"),
-      json<{ environmentId: string }>(b, "/api/environment"),
+      requestJson<{ environmentId: string }>(a, "/api/environment"),
+      requestJson<{ environmentId: string }>(b, "/api/environment"),
     ]);
     expect(envA.environmentId).toBe(envB.environmentId);
   });
 
   it("runs 20 turns of one thread sent to both at once: all complete, one at a time, in order", async () => {
-    const thread = await json<Thread>(a, "/api/threads", {});
+    const thread = await requestJson<Thread>(a, "/api/threads", {});
     const sent = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        json<{ turn: Turn }>(i % 2 === 0 ? a : b, `/api/threads/${thread.id}/turns`, {
+        requestJson<{ turn: Turn }>(i % 2 === 0 ? a : b, `/api/threads/${thread.id}/turns`, {
           input: `turn ${i}`,
         }),
       ),
     );
     await waitFor(async () => {
-      const detail = await json<ThreadDetail>(b, `/api/threads/${thread.id}`);
+      const detail = await requestJson<ThreadDetail>(b, `/api/threads/${thread.id}`);
       return detail.activeTurn === null ? true : undefined;
     }, 60_000);
     const page = await allMessages(a, thread.id);
@@ -99,7 +92,7 @@ describe("two server processes on one PostgreSQL database", () => {
   });
 
   it("streams a reply run by one process to an event stream on the other, resuming there from Last-Event-ID", async () => {
-    const thread = await json<Thread>(a, "/api/threads", {});
+    const thread = await requestJson<Thread>(a, "/api/threads", {});
     const url = (server: ServerProcess) => `${server.url}/api/threads/${thread.id}/events`;
     const cursor = { lastEventId: "0" };
     // Half of the stream from B, then the rest from A, resuming where B stopped.
@@ -108,7 +101,7 @@ describe("two server processes on one PostgreSQL database", () => {
       cursor,
       until: (events) => events.length >= 5,
       onOpen: async () => {
-        await json(a, `/api/threads/${thread.id}/turns`, { input: "hello from A" });
+        await requestJson(a, `/api/threads/${thread.id}/turns`, { input: "hello from A" });
       },
     });
     const completed = (events: SseEvent[]) =>
@@ -124,7 +117,7 @@ describe("two server processes on one PostgreSQL database", () => {
     const stored = [...first, ...rest].filter((e) => e.id !== null).map((e) => Number(e.id));
     expect(new Set(stored).size).toBe(stored.length);
     expect([...stored].sort((x, y) => x - y)).toEqual(stored);
-    const detail = await json<ThreadDetail>(a, `/api/threads/${thread.id}`);
+    const detail = await requestJson<ThreadDetail>(a, `/api/threads/${thread.id}`);
     expect(stored.at(-1)).toBe(detail.lastEventId);
     expect(completed([...first, ...rest])).toBe(true);
     // The text rebuilt from the events is the stored answer.
@@ -145,21 +138,21 @@ describe("two server processes on one PostgreSQL database", () => {
 
 describe("Stop and questions across processes", () => {
   it("answers a question through the other process than the one running the turn", async () => {
-    const thread = await json<Thread>(a, "/api/threads", {});
-    const { turn } = await json<{ turn: Turn }>(a, `/api/threads/${thread.id}/turns`, {
+    const thread = await requestJson<Thread>(a, "/api/threads", {});
+    const { turn } = await requestJson<{ turn: Turn }>(a, `/api/threads/${thread.id}/turns`, {
       input: "ask me something",
     });
     const request = await waitFor(async () => {
-      const detail = await json<ThreadDetail>(b, `/api/threads/${thread.id}`);
+      const detail = await requestJson<ThreadDetail>(b, `/api/threads/${thread.id}`);
       return detail.pendingUserInput ?? undefined;
     }, 20_000);
     expect(request.turnId).toBe(turn.id);
-    await json(b, `/api/threads/${thread.id}/user-input`, {
+    await requestJson(b, `/api/threads/${thread.id}/user-input`, {
       requestId: request.id,
       answers: { choice: "B, answered on the other process" },
     });
     const page = await waitFor(async () => {
-      const p = await json<MessagePage>(a, `/api/threads/${thread.id}/messages`);
+      const p = await requestJson<MessagePage>(a, `/api/threads/${thread.id}/messages`);
       return p.turns.find((t) => t.id === turn.id)?.status === "completed" ? p : undefined;
     }, 20_000);
     const answer = page.messages.find((m) => m.kind === "answer");
@@ -169,26 +162,26 @@ describe("Stop and questions across processes", () => {
   it("stops a turn through the other process than the one running it", async () => {
     const slow = await startProcess(40);
     try {
-      const thread = await json<Thread>(slow, "/api/threads", {});
-      const { turn } = await json<{ turn: Turn }>(slow, `/api/threads/${thread.id}/turns`, {
+      const thread = await requestJson<Thread>(slow, "/api/threads", {});
+      const { turn } = await requestJson<{ turn: Turn }>(slow, `/api/threads/${thread.id}/turns`, {
         input: "long reply please",
       });
       await collectSse(`${b.url}/api/threads/${thread.id}/events`, {
         lastEventId: "0",
         until: (events) => events.some((e) => e.event === "message.delta" && e.id !== null),
       });
-      const stopped = await json<{ turn: Turn }>(
+      const stopped = await requestJson<{ turn: Turn }>(
         b,
         `/api/threads/${thread.id}/turns/${turn.id}/cancel`,
         {},
       );
       expect(stopped.turn.status).toBe("cancelled");
       // The running process stops too: the thread's next turn, sent there, completes.
-      const next = await json<{ turn: Turn }>(slow, `/api/threads/${thread.id}/turns`, {
+      const next = await requestJson<{ turn: Turn }>(slow, `/api/threads/${thread.id}/turns`, {
         input: "short one",
       });
       const page = await waitFor(async () => {
-        const p = await json<MessagePage>(b, `/api/threads/${thread.id}/messages`);
+        const p = await requestJson<MessagePage>(b, `/api/threads/${thread.id}/messages`);
         return p.turns.find((t) => t.id === next.turn.id)?.status === "completed" ? p : undefined;
       }, 30_000);
       expect(page.turns.find((t) => t.id === turn.id)?.status).toBe("cancelled");
@@ -205,8 +198,8 @@ describe("a process killed mid-reply", () => {
   it("has its turn ended as interrupted by the other process once the lease expires, and the thread goes on", async () => {
     const slow = await startProcess(40);
     try {
-      const thread = await json<Thread>(slow, "/api/threads", {});
-      const first = await json<{ turn: Turn }>(slow, `/api/threads/${thread.id}/turns`, {
+      const thread = await requestJson<Thread>(slow, "/api/threads", {});
+      const first = await requestJson<{ turn: Turn }>(slow, `/api/threads/${thread.id}/turns`, {
         input: "a long reply please",
       });
       // The reply is streaming on `slow` (B sees its stored chunks); B queues the next turn.
@@ -214,13 +207,13 @@ describe("a process killed mid-reply", () => {
         lastEventId: "0",
         until: (events) => events.some((e) => e.event === "message.delta" && e.id !== null),
       });
-      const second = await json<{ turn: Turn }>(b, `/api/threads/${thread.id}/turns`, {
+      const second = await requestJson<{ turn: Turn }>(b, `/api/threads/${thread.id}/turns`, {
         input: "and then this",
       });
       await slow.kill("SIGKILL");
 
       const turns = await waitFor(async () => {
-        const page = await json<MessagePage>(b, `/api/threads/${thread.id}/messages`);
+        const page = await requestJson<MessagePage>(b, `/api/threads/${thread.id}/messages`);
         const done = page.turns.filter((t) => t.status !== "running");
         return done.length === 2 ? page : undefined;
       }, 30_000);

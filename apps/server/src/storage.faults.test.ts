@@ -1,16 +1,6 @@
-/**
- * Storage faults never end the process (issue 12): writes answer 503 `storage_unavailable`,
- * reads keep working, a turn hit by one ends `failed` with every character it produced once
- * that can be recorded, and startup on a full disk works with recovery retried later. Real
- * SQLite and real HTTP; the faults come from testing/storageFaults.ts (a real SQLITE_FULL via
- * max_page_count, injected I/O and read-only errors).
- */
-import { join } from "node:path";
 import type { MessagePage, Thread, ThreadDetail } from "@app/protocol";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ProviderTurnContext } from "./providers/types.ts";
-import { openDatabase } from "./storage/db.ts";
-import { ChatRepository } from "./storage/repository.ts";
 import {
   makeTempDir,
   RecordingAdapter,
@@ -19,6 +9,7 @@ import {
   type TestServer,
   waitFor,
 } from "./testing/harness.ts";
+import { seedInterruptedTurn } from "./testing/interruptedTurn.ts";
 import { StorageFaults } from "./testing/storageFaults.ts";
 
 let server: TestServer | null = null;
@@ -171,27 +162,7 @@ describe("storage faults", () => {
   it("starts on a full disk, serves reads, and recovers interrupted turns once space is back", async () => {
     const dataDir = await makeTempDir();
     // What a killed process leaves behind: a running turn with a half-written answer.
-    const db = openDatabase(join(dataDir, "chat.sqlite"));
-    const repo = new ChatRepository(db);
-    repo.createThread({ id: "t1", title: null, now: "2026-01-01T00:00:00.000Z" });
-    repo.insertTurnWithPrompt({
-      threadId: "t1",
-      turnId: "turn1",
-      messageId: "m1",
-      text: "hello",
-      providerInput: "hello",
-      now: "2026-01-01T00:00:01.000Z",
-    });
-    repo.insertAssistantMessage({
-      id: "m2",
-      threadId: "t1",
-      turnId: "turn1",
-      kind: "answer",
-      text: "half",
-      status: "streaming",
-      now: "2026-01-01T00:00:02.000Z",
-    });
-    db.close();
+    seedInterruptedTurn(dataDir);
 
     const faults = new StorageFaults({ failWritesFrom: "SQLITE_FULL" });
     server = await startTestServer({

@@ -10,7 +10,6 @@
 import { randomUUID } from "node:crypto";
 import type {
   Message,
-  MessageKind,
   ServerEvent,
   Thread,
   Turn,
@@ -20,50 +19,20 @@ import type {
 } from "@app/protocol";
 import { DEFAULT_THREAD_TITLE } from "../titles.ts";
 import type { SqliteDatabase } from "./db.ts";
+import {
+  MESSAGE_COLUMNS,
+  type MessageRow,
+  THREAD_COLUMNS,
+  type ThreadRow,
+  TURN_COLUMNS,
+  type TurnRow,
+  toMessage,
+  toThreadRecord,
+  toTurn,
+  toUserInput,
+  type UserInputRow,
+} from "./rows.ts";
 import { translateStorageError } from "./storageErrors.ts";
-
-type ThreadRow = {
-  id: string;
-  title: string;
-  title_source: "default" | "custom" | "prompt";
-  branch_name: string | null;
-  created_at: string;
-  updated_at: string;
-  message_count: number;
-  last_seq: number;
-  last_event_id: number;
-};
-type TurnRow = {
-  id: string;
-  thread_id: string;
-  prompt_seq: number;
-  status: TurnStatus;
-  error_code: string | null;
-  error_message: string | null;
-  created_at: string;
-  completed_at: string | null;
-};
-type MessageRow = {
-  id: string;
-  thread_id: string;
-  turn_id: string;
-  seq: number;
-  role: "user" | "assistant";
-  kind: MessageKind;
-  text: string;
-  status: "streaming" | "complete" | "error";
-  created_at: string;
-};
-type UserInputRow = {
-  id: string;
-  thread_id: string;
-  turn_id: string;
-  questions: string;
-  status: "pending" | "answered" | "cancelled";
-  answers: string | null;
-  created_at: string;
-  resolved_at: string | null;
-};
 
 /** A thread row plus what only the server needs (title origin, event counter). */
 export interface ThreadRecord {
@@ -135,12 +104,6 @@ const HISTORY_TURNS = `WITH h AS (
       ORDER BY m.seq DESC LIMIT 1) AS answerId
   FROM turns t WHERE t.thread_id = @thread AND t.prompt_seq < @before
   ORDER BY t.prompt_seq DESC LIMIT @limit)`;
-
-const THREAD_COLUMNS =
-  "id, title, title_source, branch_name, created_at, updated_at, message_count, last_seq, last_event_id";
-const TURN_COLUMNS =
-  "id, thread_id, prompt_seq, status, error_code, error_message, created_at, completed_at";
-const MESSAGE_COLUMNS = "id, thread_id, turn_id, seq, role, kind, text, status, created_at";
 
 /** Typed access to the chat tables. Construct once per database connection. */
 export class ChatRepository {
@@ -297,12 +260,12 @@ export class ChatRepository {
 
   getThread(id: string): ThreadRecord | null {
     const row = this.#stmt.getThread.get(id) as ThreadRow | undefined;
-    return row ? this.#toThreadRecord(row) : null;
+    return row ? toThreadRecord(row, this.#environmentId) : null;
   }
 
   listThreads(limit = 500): Thread[] {
     return (this.#stmt.listThreads.all(limit) as ThreadRow[]).map(
-      (row) => this.#toThreadRecord(row).thread,
+      (row) => toThreadRecord(row, this.#environmentId).thread,
     );
   }
 
@@ -321,22 +284,6 @@ export class ChatRepository {
       input.id,
     );
     return this.getThread(input.id)!.thread;
-  }
-
-  #toThreadRecord(row: ThreadRow): ThreadRecord {
-    return {
-      thread: {
-        id: row.id,
-        environmentId: this.#environmentId,
-        title: row.title,
-        branchName: row.branch_name,
-        createdAt: row.created_at,
-        updatedAt: row.updated_at,
-        messageCount: row.message_count,
-      },
-      titleSource: row.title_source,
-      lastEventId: row.last_event_id,
-    };
   }
 
   // Turns
@@ -717,44 +664,4 @@ export class ChatRepository {
   deleteDeltaEvents(messageId: string): void {
     this.#stmt.deleteDeltas.run(messageId);
   }
-}
-
-function toTurn(row: TurnRow): Turn {
-  return {
-    id: row.id,
-    threadId: row.thread_id,
-    status: row.status,
-    error:
-      row.error_code === null ? null : { code: row.error_code, message: row.error_message ?? "" },
-    createdAt: row.created_at,
-    completedAt: row.completed_at,
-  };
-}
-
-function toMessage(row: MessageRow): Message {
-  return {
-    id: row.id,
-    threadId: row.thread_id,
-    turnId: row.turn_id,
-    role: row.role,
-    kind: row.kind,
-    text: row.text,
-    status: row.status,
-    seq: row.seq,
-    createdAt: row.created_at,
-  };
-}
-
-function toUserInput(row: UserInputRow): UserInputRecord {
-  return {
-    request: {
-      id: row.id,
-      threadId: row.thread_id,
-      turnId: row.turn_id,
-      questions: JSON.parse(row.questions) as UserInputQuestion[],
-      createdAt: row.created_at,
-    },
-    status: row.status,
-    answers: row.answers === null ? null : (JSON.parse(row.answers) as Record<string, string>),
-  };
 }

@@ -61,3 +61,18 @@ export function startServerProcess(env: Record<string, string>): Promise<ServerP
     );
   });
 }
+
+/** GET `path` (or POST `body` as JSON) on a server process; throws on a non-2xx answer. */
+export async function requestJson<T>(
+  server: ServerProcess,
+  path: string,
+  body?: unknown,
+): Promise<T> {
+  const res = await fetch(`${server.url}${path}`, {
+    method: body === undefined ? "GET" : "POST",
+    headers: body === undefined ? {} : { "content-type": "application/json" },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (!res.ok) throw new Error(`${path} -> ${res.status}: ${await res.text()}`);
+  return (await res.json()) as T;
+}

@@ -6,6 +6,7 @@
  * only that owned selection.
  * Needs a live DOM.
  */
+import { sameRange } from "./selectionRange.ts";
 
 /** The highlight name in `CSS.highlights` (DESIGN.md section 6). */
 export const ASSISTANT_CITATION_HIGHLIGHT = "assistant-citation";
@@ -60,15 +61,6 @@ function rowOf(range: Range): Element | null {
   const node = range.startContainer;
   const element = node instanceof Element ? node : node.parentElement;
   return element?.closest("[data-message-id]") ?? null;
-}
-
-function sameRange(a: Range, b: Range): boolean {
-  return (
-    a.startContainer === b.startContainer &&
-    a.startOffset === b.startOffset &&
-    a.endContainer === b.endContainer &&
-    a.endOffset === b.endOffset
-  );
 }
 
 /**

@@ -24,7 +24,7 @@
  *   the toolbar never dismisses it or replaces the range it was opened with.
  */
 
-import { selectionRange } from "./selectionRange.ts";
+import { sameRange, selectionRange } from "./selectionRange.ts";
 
 /** The default repeat-click window, in milliseconds. */
 export const SELECTION_ACTIONS_REPEAT_CLICK_WINDOW_MS = 500;
@@ -98,15 +98,6 @@ function selectedRange(selection: Selection | null): Range | null {
   if (!selection || selection.isCollapsed) return null;
   const range = selectionRange(selection);
   return range === null || range.collapsed ? null : range;
-}
-
-function sameRange(a: Range, b: Range): boolean {
-  return (
-    a.startContainer === b.startContainer &&
-    a.startOffset === b.startOffset &&
-    a.endContainer === b.endContainer &&
-    a.endOffset === b.endOffset
-  );
 }
 
 type Gesture = {

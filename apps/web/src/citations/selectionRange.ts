@@ -17,3 +17,13 @@ export function selectionRange(selection: Selection): Range | null {
   }
   return range;
 }
+
+/** Whether two ranges have the same boundary nodes and offsets (identity, not position). */
+export function sameRange(a: Range, b: Range): boolean {
+  return (
+    a.startContainer === b.startContainer &&
+    a.startOffset === b.startOffset &&
+    a.endContainer === b.endContainer &&
+    a.endOffset === b.endOffset
+  );
+}

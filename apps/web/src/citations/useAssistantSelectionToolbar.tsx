@@ -21,7 +21,7 @@ import {
   type SelectionActionsOpen,
 } from "./selectionActions.ts";
 import { uncitableSelectionHint } from "./selectionHint.ts";
-import { selectionRange } from "./selectionRange.ts";
+import { sameRange, selectionRange } from "./selectionRange.ts";
 
 /** Options of {@link useAssistantSelectionToolbar}. */
 export type UseAssistantSelectionToolbarOptions = {
@@ -51,15 +51,6 @@ export type UseAssistantSelectionToolbarOptions = {
 type Shown =
   | { kind: "toolbar"; state: AssistantSelectionToolbarState }
   | { kind: "hint"; state: AssistantSelectionHintState };
-
-function sameRange(a: Range, b: Range): boolean {
-  return (
-    a.startContainer === b.startContainer &&
-    a.startOffset === b.startOffset &&
-    a.endContainer === b.endContainer &&
-    a.endOffset === b.endOffset
-  );
-}
 
 /** The polite confirmation after citing. */
 export const QUOTE_ADDED_MESSAGE = "Quote added to the composer.";

@@ -5,7 +5,6 @@
  */
 import type {
   Message,
-  MessageKind,
   ServerEvent,
   Thread,
   Turn,
@@ -26,6 +25,20 @@ import type {
   UserInputRecord,
 } from "../chatStore.ts";
 import { DEFAULT_THREAD_TITLE } from "../chatStore.ts";
+import {
+  MESSAGE_COLUMNS,
+  type MessageRow,
+  THREAD_COLUMNS,
+  type ThreadRow,
+  TURN_COLUMNS,
+  type TurnRow,
+  toMessage,
+  toThreadRecord,
+  toTurn,
+  toUserInput,
+  USER_INPUT_COLUMNS,
+  type UserInputRow,
+} from "../rows.ts";
 import { LOCK_NAMESPACE } from "./migrations.ts";
 
 /** Runs one statement (pool or client). */
@@ -35,54 +48,6 @@ export type Run = <R extends pg.QueryResultRow>(
   values: unknown[],
 ) => Promise<pg.QueryResult<R>>;
 
-type ThreadRow = {
-  id: string;
-  title: string;
-  title_source: "default" | "custom" | "prompt";
-  branch_name: string | null;
-  created_at: string;
-  updated_at: string;
-  message_count: number;
-  last_seq: number;
-  last_event_id: number;
-};
-type TurnRow = {
-  id: string;
-  thread_id: string;
-  prompt_seq: number;
-  status: TurnStatus;
-  error_code: string | null;
-  error_message: string | null;
-  created_at: string;
-  completed_at: string | null;
-};
-type MessageRow = {
-  id: string;
-  thread_id: string;
-  turn_id: string;
-  seq: number;
-  role: "user" | "assistant";
-  kind: MessageKind;
-  text: string;
-  status: "streaming" | "complete" | "error";
-  created_at: string;
-};
-type UserInputRow = {
-  id: string;
-  thread_id: string;
-  turn_id: string;
-  questions: string;
-  status: "pending" | "answered" | "cancelled";
-  answers: string | null;
-  created_at: string;
-};
-
-const THREAD_COLUMNS =
-  "id, title, title_source, branch_name, created_at, updated_at, message_count, last_seq, last_event_id";
-const TURN_COLUMNS =
-  "id, thread_id, prompt_seq, status, error_code, error_message, created_at, completed_at";
-const MESSAGE_COLUMNS = "id, thread_id, turn_id, seq, role, kind, text, status, created_at";
-const USER_INPUT_COLUMNS = "id, thread_id, turn_id, questions, status, answers, created_at";
 const UNFINISHED = "status IN ('running', 'waiting_for_input')";
 const TURN_QUEUE_LOCKS = 2;
 
@@ -113,7 +78,7 @@ export class PgQueries implements ChatQueries {
         input.now,
       ],
     );
-    return this.#toThreadRecord(row!).thread;
+    return toThreadRecord(row!, this.#environmentId()).thread;
   }
 
   async getThread(id: string): Promise<ThreadRecord | null> {
@@ -122,7 +87,7 @@ export class PgQueries implements ChatQueries {
       `SELECT ${THREAD_COLUMNS} FROM threads WHERE id = $1`,
       [id],
     );
-    return row ? this.#toThreadRecord(row) : null;
+    return row ? toThreadRecord(row, this.#environmentId()) : null;
   }
 
   async listThreads(limit = 500): Promise<Thread[]> {
@@ -131,7 +96,7 @@ export class PgQueries implements ChatQueries {
       `SELECT ${THREAD_COLUMNS} FROM threads ORDER BY updated_at DESC, id LIMIT $1`,
       [limit],
     );
-    return rows.map((row) => this.#toThreadRecord(row).thread);
+    return rows.map((row) => toThreadRecord(row, this.#environmentId()).thread);
   }
 
   async setThreadTitle(input: {
@@ -147,23 +112,7 @@ export class PgQueries implements ChatQueries {
        WHERE id = $5 RETURNING ${THREAD_COLUMNS}`,
       [input.title, input.titleSource, input.branchName, input.now, input.id],
     );
-    return this.#toThreadRecord(row!).thread;
-  }
-
-  #toThreadRecord(row: ThreadRow): ThreadRecord {
-    return {
-      thread: {
-        id: row.id,
-        environmentId: this.#environmentId(),
-        title: row.title,
-        branchName: row.branch_name,
-        createdAt: row.created_at,
-        updatedAt: row.updated_at,
-        messageCount: row.message_count,
-      },
-      titleSource: row.title_source,
-      lastEventId: row.last_event_id,
-    };
+    return toThreadRecord(row!, this.#environmentId()).thread;
   }
 
   // Turns
@@ -271,7 +220,7 @@ export class PgQueries implements ChatQueries {
     );
     if (!row?.thread) return null;
     return {
-      record: this.#toThreadRecord(row.thread),
+      record: toThreadRecord(row.thread, this.#environmentId()),
       activeTurn: row.turn ? toTurn(row.turn) : null,
       pendingUserInput: row.request ? toUserInput(row.request).request : null,
     };
@@ -690,44 +639,4 @@ export class PgQueries implements ChatQueries {
     );
     return rows.map((row) => row.thread_id);
   }
-}
-
-function toTurn(row: TurnRow): Turn {
-  return {
-    id: row.id,
-    threadId: row.thread_id,
-    status: row.status,
-    error:
-      row.error_code === null ? null : { code: row.error_code, message: row.error_message ?? "" },
-    createdAt: row.created_at,
-    completedAt: row.completed_at,
-  };
-}
-
-function toMessage(row: MessageRow): Message {
-  return {
-    id: row.id,
-    threadId: row.thread_id,
-    turnId: row.turn_id,
-    role: row.role,
-    kind: row.kind,
-    text: row.text,
-    status: row.status,
-    seq: row.seq,
-    createdAt: row.created_at,
-  };
-}
-
-function toUserInput(row: UserInputRow): UserInputRecord {
-  return {
-    request: {
-      id: row.id,
-      threadId: row.thread_id,
-      turnId: row.turn_id,
-      questions: JSON.parse(row.questions) as UserInputQuestion[],
-      createdAt: row.created_at,
-    },
-    status: row.status,
-    answers: row.answers === null ? null : (JSON.parse(row.answers) as Record<string, string>),
-  };
 }

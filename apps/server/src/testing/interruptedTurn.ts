@@ -1,0 +1,34 @@
+import { join } from "node:path";
+import { openDatabase } from "../storage/db.ts";
+import { ChatRepository } from "../storage/repository.ts";
+
+/**
+ * Writes what a killed process leaves behind into `dataDir/chat.sqlite`: thread `t1` with a
+ * running turn `turn1` (prompt `m1`, "hello") and a half-written streaming answer `m2` ("half").
+ */
+export function seedInterruptedTurn(dataDir: string): void {
+  const db = openDatabase(join(dataDir, "chat.sqlite"));
+  try {
+    const repo = new ChatRepository(db);
+    repo.createThread({ id: "t1", title: null, now: "2026-01-01T00:00:00.000Z" });
+    repo.insertTurnWithPrompt({
+      threadId: "t1",
+      turnId: "turn1",
+      messageId: "m1",
+      text: "hello",
+      providerInput: "hello",
+      now: "2026-01-01T00:00:01.000Z",
+    });
+    repo.insertAssistantMessage({
+      id: "m2",
+      threadId: "t1",
+      turnId: "turn1",
+      kind: "answer",
+      text: "half",
+      status: "streaming",
+      now: "2026-01-01T00:00:02.000Z",
+    });
+  } finally {
+    db.close();
+  }
+}
