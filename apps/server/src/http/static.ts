@@ -1,3 +1,5 @@
+// Hand-written on purpose: Hono's serveStatic was measured slower on large files and is quiet
+// only with extra code; figures and reasons in apps/server/README.md, "Static files".
 /**
  * Serves the built web app: real files from WEB_DIST with their content types, and index.html
  * for client-side routes (SPA fallback). Paths are resolved inside WEB_DIST only, so `..`
