@@ -6,10 +6,11 @@
  * the real `openai` adapter. Prints `READY <url>` once the first reply streams; every reply is
  * checked whole; SIGTERM stops it and prints how many replies streamed.
  */
+
+import { Worker } from "node:worker_threads";
 import type { MessagePage, Thread } from "@app/protocol";
 import { startServer } from "../../src/main.ts";
 import { createOpenAiProvider } from "../../src/providers/openai.ts";
-import { Worker } from "node:worker_threads";
 import { makeTempDir, removeDir } from "../../src/testing/harness.ts";
 
 import { CHUNKS, chunk } from "./floodChunks.ts";
