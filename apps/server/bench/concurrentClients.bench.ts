@@ -2,8 +2,11 @@
  * 50 concurrent clients, each sending 20 turns over real HTTP to a server running the demo
  * provider (streaming without artificial delays). Five clients share each of ten threads, so
  * per-thread queues are contended. Each run checks that nothing was lost: every prompt is
- * stored once, every turn completed, and every turn has its answer.
+ * stored once, every turn completed, and every turn has its answer. The clients run in a worker
+ * thread (support/httpClients.mjs, keep-alive node:http), so on a 2-core machine the server's
+ * event loop does not also run them; the requests are still real HTTP to the real server.
  */
+import { Worker } from "node:worker_threads";
 import type { MessagePage, Thread } from "@app/protocol";
 import { afterAll, bench, describe } from "vitest";
 import { type RunningServer, startServer } from "../src/main.ts";
@@ -56,6 +59,25 @@ async function allMessages(threadId: string): Promise<MessagePage["messages"]> {
 
 let run = 0;
 
+/** Sends every client's turns from a worker thread; rejects on any non-201 answer. */
+function runClients(threadIds: string[]): Promise<void> {
+  const worker = new Worker(new URL("./support/httpClients.mjs", import.meta.url), {
+    workerData: {
+      url: server.url,
+      threadIds,
+      clients: CLIENTS,
+      turnsPerClient: TURNS_PER_CLIENT,
+      run,
+    },
+  });
+  return new Promise((resolve, reject) => {
+    worker.once("message", (result: { ok: boolean; error?: string }) =>
+      result.ok ? resolve() : reject(new Error(result.error)),
+    );
+    worker.once("error", reject);
+  });
+}
+
 describe(`${CLIENTS} clients x ${TURNS_PER_CLIENT} turns over HTTP (demo provider)`, () => {
   bench(
     "send all turns and wait until every reply is complete",
@@ -64,16 +86,7 @@ describe(`${CLIENTS} clients x ${TURNS_PER_CLIENT} turns over HTTP (demo provide
       const threads = await Promise.all(
         Array.from({ length: THREADS }, () => post<Thread>("/api/threads", {})),
       );
-      await Promise.all(
-        Array.from({ length: CLIENTS }, async (_, client) => {
-          const thread = threads[client % THREADS]!;
-          for (let turn = 0; turn < TURNS_PER_CLIENT; turn++) {
-            await post(`/api/threads/${thread.id}/turns`, {
-              input: `run ${run} client ${client} turn ${turn}`,
-            });
-          }
-        }),
-      );
+      await runClients(threads.map((thread) => thread.id));
       await server.provider.whenIdle();
 
       // Nothing lost: every prompt once, every turn completed with an answer.

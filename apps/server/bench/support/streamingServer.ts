@@ -1,25 +1,33 @@
 /**
  * A chat server that streams 50,000-chunk replies back to back, in a process of its own (run by
  * environmentDuringReply.bench.ts), so the benchmark's client does not share its event loop.
- * The chunks come at full speed from a fake OpenAI-compatible server in this process, through
+ * The chunks come at full speed from a fake OpenAI-compatible server (in a worker thread, as a
+ * real provider is another machine: floodServer.ts), through
  * the real `openai` adapter. Prints `READY <url>` once the first reply streams; every reply is
  * checked whole; SIGTERM stops it and prints how many replies streamed.
  */
+
+import { Worker } from "node:worker_threads";
 import type { MessagePage, Thread } from "@app/protocol";
 import { startServer } from "../../src/main.ts";
 import { createOpenAiProvider } from "../../src/providers/openai.ts";
-import { sseDelta, startFakeOpenAiServer } from "../../src/providers/testing/fakeOpenAiServer.ts";
 import { makeTempDir, removeDir } from "../../src/testing/harness.ts";
 
-export const CHUNKS = 50_000;
-const chunk = (i: number) => `chunk ${String(i).padStart(5, "0")} `;
+import { CHUNKS, chunk } from "./floodChunks.ts";
+
 const expected = Array.from({ length: CHUNKS }, (_, i) => chunk(i)).join("");
 
-const fake = await startFakeOpenAiServer(() => ({
-  type: "flood",
-  count: CHUNKS + 1,
-  chunk: (i) => (i < CHUNKS ? sseDelta(chunk(i)) : sseDelta(null, "stop")),
-}));
+// Node 20 workers do not inherit `--import tsx`: register it inside the worker first.
+const floodWorker = new Worker(
+  `import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${JSON.stringify(
+    new URL("./floodServer.ts", import.meta.url).href,
+  )}); });`,
+  { eval: true },
+);
+const fake = await new Promise<{ baseUrl: string }>((resolve, reject) => {
+  floodWorker.once("message", resolve);
+  floodWorker.once("error", reject);
+});
 const dataDir = await makeTempDir("chat-bench-stream-");
 const server = await startServer({
   env: {},
@@ -62,7 +70,9 @@ process.once("SIGTERM", async () => {
   await loop;
   console.log(`DONE ${replies} whole replies of ${CHUNKS} chunks`);
   await server.close();
-  await fake.close();
+  const workerExited = new Promise((done) => floodWorker.once("exit", done));
+  floodWorker.postMessage("close");
+  await workerExited;
   await removeDir(dataDir);
   process.exit(0);
 });

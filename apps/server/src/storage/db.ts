@@ -126,6 +126,9 @@ const MIGRATIONS: readonly string[] = [
 /** Latest schema version this build knows. */
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
+/** Automatic checkpoint threshold of the main connection, a safety net (see above). */
+export const WAL_AUTOCHECKPOINT_PAGES = 16_384;
+
 /** Opens (creating if needed) the database file with WAL, foreign keys and a busy timeout. */
 export function openDatabase(file: string): SqliteDatabase {
   if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
@@ -134,6 +137,9 @@ export function openDatabase(file: string): SqliteDatabase {
     db.pragma("journal_mode = WAL");
     // WAL + NORMAL is durable across application crashes; only an OS crash can lose the tail.
     db.pragma("synchronous = NORMAL");
+    // A worker checkpoints the WAL off the event loop (walCheckpointer.ts); the automatic
+    // checkpoint inside a COMMIT (with its fsync) stays only as a bound, at 16,384 pages (64 MB).
+    db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
     db.pragma("foreign_keys = ON");
     db.pragma("busy_timeout = 5000");
     migrate(db);

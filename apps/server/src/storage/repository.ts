@@ -173,6 +173,10 @@ export class ChatRepository {
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       getMessage: s(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE id = ?`),
+      // The text is known to the caller: do not read a long reply back.
+      finishedMessage: s(
+        `SELECT ${MESSAGE_COLUMNS.replace("text", "'' AS text")} FROM messages WHERE id = ?`,
+      ),
       finishMessage: s("UPDATE messages SET text = ?, status = ? WHERE id = ?"),
       deltaRows: s("SELECT data FROM events WHERE message_id = ? ORDER BY thread_id, id"),
       streamingMessagesOfTurn: s(
@@ -505,7 +509,8 @@ export class ChatRepository {
   /** Writes a message's whole text and final status (once, when it stops streaming). */
   finishMessage(id: string, text: string, status: "complete" | "error"): Message {
     this.#stmt.finishMessage.run(text, status, id);
-    return this.getMessage(id)!;
+    const row = this.#stmt.finishedMessage.get(id) as MessageRow | undefined;
+    return row ? toMessage({ ...row, text }) : this.getMessage(id)!;
   }
 
   streamingMessagesOfTurn(turnId: string): Message[] {

@@ -17,10 +17,12 @@ import {
 import type { SqliteDatabase } from "./db.ts";
 import { ChatRepository, type StoredEvent } from "./repository.ts";
 import { translateStorageError } from "./storageErrors.ts";
+import { startWalCheckpointer } from "./walCheckpointer.ts";
 
 /** Opens the store over an open SQLite database (see `db.ts` for opening the file). */
 export function createSqliteStore(db: SqliteDatabase): ChatStore {
   const core = new SqliteTransactions(db);
+  const checkpointer = db.memory ? null : startWalCheckpointer(db.name);
   return {
     ...asyncQueries(core.repo),
     kind: "sqlite",
@@ -34,6 +36,7 @@ export function createSqliteStore(db: SqliteDatabase): ChatStore {
     watch: async () => {},
     unwatch: () => {},
     close: async () => {
+      await checkpointer?.close();
       db.close();
     },
   };
