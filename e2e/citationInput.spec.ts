@@ -299,17 +299,18 @@ test("a drag made while a reply streams selects exactly the words under the poin
   page,
 }) => {
   test.setTimeout(90_000);
-  // Stretch the stream out on the client: the reply's events are handed to the app one every
-  // 80 ms (the demo sends them 30 ms apart), so it grows for a few seconds.
+  // The test hands the reply's events to the app itself, one at a time, so the reply grows
+  // exactly when the test says (before and during the drag) however busy the machine is.
   await page.addInitScript(() => {
-    const flags = window as unknown as { slowThreadEvents?: boolean; pauseThreadEvents?: boolean };
+    const w = window as unknown as {
+      holdThreadEvents?: boolean;
+      releaseThreadEvents?: (count: number) => number;
+    };
     const add = EventSource.prototype.addEventListener;
     const queue: (() => void)[] = [];
-    let pumping = false;
-    const pump = () => {
-      if (!flags.pauseThreadEvents) queue.shift()?.();
-      pumping = queue.length > 0;
-      if (pumping) setTimeout(pump, 80);
+    w.releaseThreadEvents = (count) => {
+      for (let i = 0; i < count && queue.length > 0; i++) queue.shift()!();
+      return queue.length;
     };
     EventSource.prototype.addEventListener = function (
       this: EventSource,
@@ -320,39 +321,63 @@ test("a drag made while a reply streams selects exactly the words under the poin
       if (typeof listener !== "function" || type === "open" || type === "error") {
         return add.call(this, type, listener, options);
       }
-      const delayed = (event: Event) => {
-        if (!flags.slowThreadEvents && queue.length === 0) return listener.call(this, event);
+      const held = (event: Event) => {
+        if (!w.holdThreadEvents && queue.length === 0) return listener.call(this, event);
         queue.push(() => listener.call(this, event));
-        if (!pumping) {
-          pumping = true;
-          setTimeout(pump, 80);
-        }
       };
-      return add.call(this, type, delayed, options);
+      return add.call(this, type, held, options);
     } as typeof EventSource.prototype.addEventListener;
   });
   await answeredThread(page, "Streaming drag please");
   await page.evaluate(() => {
-    (window as unknown as { slowThreadEvents: boolean }).slowThreadEvents = true;
+    (window as unknown as { holdThreadEvents: boolean }).holdThreadEvents = true;
   });
+  /** Hands `count` held events to the app; resolves to how many are still held. */
+  const release = (count: number) =>
+    page.evaluate(
+      (count) =>
+        (window as unknown as { releaseThreadEvents: (n: number) => number }).releaseThreadEvents(
+          count,
+        ),
+      count,
+    );
   await sendPrompt(page, "Now stream slowly");
 
   const streamingRow = page.locator(
     '[data-role="assistant"][data-kind="answer"][data-status="streaming"]',
   );
-  await expect(streamingRow).toHaveCount(1);
+  // Release events one by one until the reply is past that paragraph (so it no longer
+  // re-renders with each chunk); the rest stays held.
+  await expect
+    .poll(
+      async () => {
+        await release(1);
+        return streamingRow.locator("ul").count();
+      },
+      { intervals: [50], timeout: 30_000 },
+    )
+    .toBe(1);
   const replyId = await streamingRow.getAttribute("data-message-id");
   const streaming = page.locator(`[data-message-id="${replyId}"]`);
   const paragraph = streaming
     .locator("[data-assistant-citation-source] p")
     .filter({ hasText: "so you can try selecting" });
   await expect(paragraph).toBeVisible();
-  // Past that paragraph (so it no longer re-renders with each chunk); the rest keeps coming.
-  await expect(streaming.locator("ul")).toBeVisible();
+  // The server has sent the whole reply by now; enough of it is held for the steps below.
+  await expect.poll(() => release(0)).toBeGreaterThanOrEqual(8);
   // The view follows the growing reply (until the press below).
   const scrollTop = () => page.locator(".timeline__scroller").evaluate((s) => s.scrollTop);
   const following = await scrollTop();
-  await expect.poll(scrollTop).toBeGreaterThan(following);
+  await expect
+    .poll(
+      async () => {
+        // Keep some of the reply held for the drag below.
+        if ((await release(0)) > 6) await release(1);
+        return scrollTop();
+      },
+      { intervals: [50] },
+    )
+    .toBeGreaterThan(following);
 
   // Press on "selecting" (measured just before: the view may still move until the press), then
   // drag slowly to the end of "citing" (measured after the press) while the reply grows.
@@ -384,22 +409,18 @@ test("a drag made while a reply streams selects exactly the words under the poin
   });
   const lengthAt = () => streaming.evaluate((row) => row.textContent?.length ?? 0);
   // No chunk lands between measuring the word and pressing it (a person aims at what they
-  // see); chunks resume right after the press.
-  const pauseEvents = (pause: boolean) =>
-    page.evaluate((pause) => {
-      (window as unknown as { pauseThreadEvents: boolean }).pauseThreadEvents = pause;
-    }, pause);
-  await pauseEvents(true);
+  // see); chunks land during the drag.
   const from = await wordEdge("selecting", false);
   await page.mouse.move(from.x, from.y);
   await page.mouse.down();
-  await pauseEvents(false);
   const startLength = await lengthAt();
   const to = await wordEdge("citing", true);
   for (let step = 1; step <= 30; step++) {
     const t = step / 30;
     await page.mouse.move(from.x + (to.x - from.x) * t, from.y + (to.y - from.y) * t);
-    // Two frames per step: about a second in all, while chunks keep arriving.
+    // A chunk every fifth step, each followed by two frames, so the layout below the pointer
+    // changes while the button is held.
+    if (step % 5 === 0) await release(1);
     await page.evaluate(
       () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))),
     );
@@ -426,11 +447,16 @@ test("a drag made while a reply streams selects exactly the words under the poin
   expect(result.selected).toBe("selecting and citing");
   // The reply really grew during the drag, and is still streaming.
   expect(await lengthAt()).toBeGreaterThan(startLength);
+  await expect(streaming).toHaveAttribute("data-status", "streaming");
   await expect(page.getByRole("button", { name: "Cite in composer" })).toBeVisible();
 
-  // The view did not follow the reply while the selection is held.
+  // The view did not follow the reply while the selection is held: the rest of it lands now.
   const scroller = page.locator(".timeline__scroller");
   const held = await scroller.evaluate((s) => s.scrollTop);
+  await page.evaluate(() => {
+    (window as unknown as { holdThreadEvents: boolean }).holdThreadEvents = false;
+  });
+  await release(1_000);
   await expect(streaming).toHaveAttribute("data-status", "complete", { timeout: 30_000 });
   expect(await scroller.evaluate((s) => s.scrollTop)).toBe(held);
   expect((await check()).selected).toBe(result.selected);

@@ -38,6 +38,7 @@ import {
   type TimelineRowsInput,
 } from "./timelineRows.ts";
 import { useFollowHold } from "./useFollowHold.ts";
+import { useStickToEnd } from "./useStickToEnd.ts";
 
 /** Imperative API for callers that need to bring a message into view (citation navigation). */
 export type TimelineHandle = {
@@ -245,7 +246,8 @@ export const Timeline = memo(function Timeline({
   // While a fold toggles, do not let "stick to the end" move the toggle out from under the pointer.
   const [holdPosition, setHoldPosition] = useState(false);
   // While the reader selects text, a streaming reply must not scroll it away (useFollowHold.ts).
-  const followHold = useFollowHold(wrapperRef, () => listRef.current?.getScrollableNode() ?? null);
+  const getScroller = useCallback(() => listRef.current?.getScrollableNode() ?? null, []);
+  const followHold = useFollowHold(wrapperRef, getScroller);
   const releaseFollowHold = followHold.release;
 
   const previousRows = useRef<readonly TimelineRow[]>([]);
@@ -387,6 +389,7 @@ export const Timeline = memo(function Timeline({
 
   // Follow new messages only while the newest range is shown, and not while the reader selects.
   const follow = !positioning && !holdPosition && !foldHold && reachedEnd && !followHold.held;
+  useStickToEnd(wrapperRef, getScroller, ".timeline__content", follow);
   const alwaysRender = useMemo(
     () =>
       pinnedMessageIds && pinnedMessageIds.length > 0 ? { keys: [...pinnedMessageIds] } : undefined,

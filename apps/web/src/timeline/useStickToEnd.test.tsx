@@ -1,0 +1,107 @@
+import { fireEvent, render } from "@testing-library/react";
+import { useRef } from "react";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { isNearEnd, useStickToEnd } from "./useStickToEnd.ts";
+
+// jsdom has neither layout nor ResizeObserver. The real thing runs in Chromium
+// (e2e/citationInput.spec.ts follows a reply on a busy machine); here a hand-fired observer
+// checks the decisions.
+const observers: { callback: ResizeObserverCallback; targets: Set<Element> }[] = [];
+class TestResizeObserver {
+  readonly entry: { callback: ResizeObserverCallback; targets: Set<Element> };
+  constructor(callback: ResizeObserverCallback) {
+    this.entry = { callback, targets: new Set() };
+    observers.push(this.entry);
+  }
+  observe(target: Element) {
+    this.entry.targets.add(target);
+  }
+  unobserve(target: Element) {
+    this.entry.targets.delete(target);
+  }
+  disconnect() {
+    this.entry.targets.clear();
+  }
+}
+const original = globalThis.ResizeObserver;
+beforeEach(() => {
+  observers.length = 0;
+  globalThis.ResizeObserver = TestResizeObserver as unknown as typeof ResizeObserver;
+});
+afterEach(() => {
+  globalThis.ResizeObserver = original;
+});
+
+function Harness({ follow }: { follow: boolean }) {
+  const rootRef = useRef<HTMLElement>(null);
+  const scrollerRef = useRef<HTMLDivElement>(null);
+  useStickToEnd(rootRef, () => scrollerRef.current, ".content", follow);
+  return (
+    <section ref={rootRef}>
+      <div ref={scrollerRef} data-testid="scroller">
+        <div className="content" />
+      </div>
+    </section>
+  );
+}
+
+/** Gives the scroller a size and position; its scrollTop stays writable. */
+function layout(scroller: HTMLElement, scrollHeight: number, scrollTop: number) {
+  Object.defineProperty(scroller, "scrollHeight", { configurable: true, value: scrollHeight });
+  Object.defineProperty(scroller, "clientHeight", { configurable: true, value: 500 });
+  scroller.scrollTop = scrollTop;
+}
+
+/** The content grew to `scrollHeight` (no scroll event, as in a browser). */
+function grow(scroller: HTMLElement, scrollHeight: number) {
+  Object.defineProperty(scroller, "scrollHeight", { configurable: true, value: scrollHeight });
+  for (const { callback, targets } of observers) {
+    if (targets.size > 0) callback([], {} as ResizeObserver);
+  }
+}
+
+describe("isNearEnd", () => {
+  it("counts a tenth of the viewport from the end as the end", () => {
+    const scroller = document.createElement("div");
+    layout(scroller, 2000, 1500);
+    expect(isNearEnd(scroller)).toBe(true);
+    scroller.scrollTop = 1450;
+    expect(isNearEnd(scroller)).toBe(true);
+    scroller.scrollTop = 1449;
+    expect(isNearEnd(scroller)).toBe(false);
+    expect(isNearEnd(scroller, 0)).toBe(false);
+  });
+});
+
+describe("useStickToEnd", () => {
+  it("observes the content and scrolls to the end when it grows under a view at the end", () => {
+    const { getByTestId } = render(<Harness follow />);
+    const scroller = getByTestId("scroller");
+    expect([...observers[0]!.targets][0]).toBe(scroller.querySelector(".content"));
+    layout(scroller, 1000, 480);
+    fireEvent.scroll(scroller);
+    grow(scroller, 1300);
+    expect(scroller.scrollTop).toBe(800);
+  });
+
+  it("leaves a reader who scrolled up where they are", () => {
+    const { getByTestId } = render(<Harness follow />);
+    const scroller = getByTestId("scroller");
+    layout(scroller, 1000, 200);
+    fireEvent.scroll(scroller);
+    grow(scroller, 1300);
+    expect(scroller.scrollTop).toBe(200);
+  });
+
+  it("does nothing while following is off, and the view has then left the end", () => {
+    const { getByTestId, rerender } = render(<Harness follow={false} />);
+    const scroller = getByTestId("scroller");
+    layout(scroller, 1000, 500);
+    fireEvent.scroll(scroller);
+    grow(scroller, 1300);
+    expect(scroller.scrollTop).toBe(500);
+    rerender(<Harness follow />);
+    grow(scroller, 1400);
+    expect(scroller.scrollTop).toBe(500);
+  });
+});
