@@ -71,7 +71,7 @@ async function answeredThread(page: Page, prompt: string): Promise<string> {
   return threadId;
 }
 
-test("the shortcut cites a scripted selection with no pointer event, and focus lands after the chip", async ({
+test("the shortcut cites a scripted selection with no pointer event; the comment editor opens, then focus lands after the chip", async ({
   page,
 }) => {
   const threadId = await answeredThread(page, "Keyboard citing please");
@@ -100,15 +100,22 @@ test("the shortcut cites a scripted selection with no pointer event, and focus l
     page.getByRole("status").filter({ hasText: "Quote added to the composer." }),
   ).toBeAttached();
   await expect(cite).toBeHidden();
-  // No comment editor in the way: focus is in the composer, the caret right after the chip.
-  await expect(page.getByRole("textbox", { name: "Comment on quote" })).toHaveCount(0);
+  // As with the mouse, the comment editor opens once, focused; Enter saves and puts focus in the
+  // composer right after the chip.
+  const comment = page.getByRole("textbox", { name: "Comment on quote" });
+  await expect(comment).toBeFocused();
+  await page.keyboard.insertText("cited by key");
+  await page.keyboard.press("Enter");
+  await expect(comment).toHaveCount(0);
+  await expect(chip).toContainText("cited by key");
   await expect(composer(page)).toBeFocused();
   await page.keyboard.insertText("typed after");
   await expect
     .poll(() => draftOf(page, threadId))
-    .toMatch(
-      /^\[Assistant quote\]\(t3-citation:\/\/v1\/[^)]*text=so\+you\+can\+try\+selecting[^)]*\) typed after$/,
-    );
+    .toMatch(/^\[[^\]]*\]\(t3-citation:\/\/v1\/[^)]*\) typed after$/);
+  const draft = (await draftOf(page, threadId))!;
+  expect(draft).toContain("text=so+you+can+try+selecting");
+  expect(draft).toContain("comment=cited+by+key");
   expect(await pointerEvents()).toBe(0);
 });
 
@@ -155,8 +162,13 @@ test("a caret selection opens the toolbar; the toolbar is reached by key, Escape
   const chip = page.locator("[data-composer-citation-chip]");
   await expect(chip).toHaveCount(1);
   await expect(chip).toContainText(expected.trim());
-  await expect(composer(page)).toBeFocused();
   await expect(toolbar).toBeHidden();
+  // The comment editor opens; Escape leaves the chip without a comment, focus in the composer.
+  const comment = page.getByRole("textbox", { name: "Comment on quote" });
+  await expect(comment).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(comment).toHaveCount(0);
+  await expect(composer(page)).toBeFocused();
   expect(await pointerEvents()).toBe(0);
 });
 

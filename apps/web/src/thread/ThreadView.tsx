@@ -5,7 +5,6 @@ import {
   AssistantCitationSource,
   AssistantCitationWarning,
 } from "../citations/AssistantCitationSource.tsx";
-import type { CiteInput } from "../citations/AssistantSelectionToolbar.tsx";
 import {
   AssistantCitationNavigationContext,
   type AssistantCitationNavigator,
@@ -81,15 +80,15 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
     loaded && (timelineLaidOut || load.status === "error" || state.order.length === 0),
   );
 
-  // Cite in composer: the link goes in at the last composer cursor and the comment editor opens
-  // once beside the cited text (the range is transient, never part of the citation). Citing
-  // from the keyboard leaves focus in the composer right after the new chip instead.
+  // Cite in composer (pointer, touch or keyboard alike, as the spec says): the link goes in at
+  // the last composer cursor and the comment editor opens once beside the cited text, focused
+  // (the range is transient, never part of the citation). Enter or Escape there puts focus in
+  // the composer right after the chip, so a keyboard user types on.
   const onCite = useCallback(
-    (citation: AssistantCitation, capture: AssistantTextSelectionCapture, input: CiteInput) => {
+    (citation: AssistantCitation, capture: AssistantTextSelectionCapture) => {
       composerRef.current?.insertCitation(citation, {
         sourceRange: capture.range,
         repairSourceRange: () => repairCitationRange(citation),
-        openCommentEditor: input === "pointer",
       });
     },
     [],
