@@ -27,6 +27,7 @@ function textOf(nodes: readonly ElementContent[]): string {
 
 const SAMPLES: Record<string, string> = {
   typescript:
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: TypeScript source that holds a template literal.
     "function add(a: number, b: number): number {\n  return a + b; // sum\n}\nconst s = `x ${add(1, 2)}`;\n",
   python: "def total(values):\n    return sum(v for v in values if v > 0)  # <&>\n",
   bash: 'git switch -c demo-branch\ngit commit -m "Try the demo provider"\n',
