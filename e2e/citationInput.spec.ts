@@ -97,8 +97,10 @@ test("the shortcut cites a scripted selection with no pointer event; the comment
   await expect(chip).toHaveCount(1);
   await expect(chip).toContainText("so you can try selecting");
   await expect(
-    page.getByRole("status").filter({ hasText: "Quote added to the composer." }),
+    page.locator("[data-cite-announcement]").filter({ hasText: "Quote added to the composer." }),
   ).toBeAttached();
+  // Not a role=status: that is where navigation warnings go.
+  await expect(page.getByRole("status").filter({ hasText: "Quote added" })).toHaveCount(0);
   await expect(cite).toBeHidden();
   // As with the mouse, the comment editor opens once, focused; Enter saves and puts focus in the
   // composer right after the chip.

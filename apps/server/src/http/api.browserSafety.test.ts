@@ -12,6 +12,7 @@ import {
   type TestServer,
 } from "../testing/harness.ts";
 import { type RawResponse, rawRequest } from "../testing/rawHttp.ts";
+import { isAllowedHost } from "./browserSafety.ts";
 
 let server: TestServer;
 let host: string;
@@ -74,6 +75,26 @@ describe("Host header (DNS rebinding)", () => {
       403,
       "bad_host",
     );
+  });
+});
+
+describe("Host header on a server bound to every interface (HOST=0.0.0.0 or ::)", () => {
+  it("accepts loopback names and this machine's addresses on its port, and nothing else", () => {
+    for (const boundHost of ["0.0.0.0", "::"]) {
+      const policy = { boundHost, port: () => 4310, allowedHosts: [] };
+      for (const name of ["localhost:4310", "LOCALHOST:4310", "127.0.0.1:4310", "[::1]:4310"]) {
+        expect([boundHost, name, isAllowedHost(name, policy)]).toEqual([boundHost, name, true]);
+      }
+      for (const name of [
+        "localhost:4311",
+        "localhost",
+        "attacker.example:4310",
+        "localhost.attacker.example:4310",
+        "203.0.113.9:4310",
+      ]) {
+        expect([boundHost, name, isAllowedHost(name, policy)]).toEqual([boundHost, name, false]);
+      }
+    }
   });
 });
 

@@ -58,9 +58,11 @@ export function isAllowedHost(hostHeader: string | undefined, policy: HostPolicy
   if (host.name === bound) return true;
   // Loopback names all mean this machine and cannot be rebound by a remote DNS server.
   if (isLoopbackHost(bound) && isLoopbackHost(host.name)) return true;
-  // Bound to every interface: any of this machine's own addresses, written as an IP.
-  if ((bound === "0.0.0.0" || bound === "::") && isIP(host.name) !== 0) {
-    return isLoopbackHost(host.name) || machineAddresses().has(host.name);
+  // Bound to every interface: a loopback name (`localhost` too: browsers never ask DNS for it),
+  // or any of this machine's own addresses written as an IP.
+  if (bound === "0.0.0.0" || bound === "::") {
+    if (isLoopbackHost(host.name)) return true;
+    return isIP(host.name) !== 0 && machineAddresses().has(host.name);
   }
   return false;
 }

@@ -217,8 +217,11 @@ describe("useAssistantSelectionToolbar", () => {
     });
     expect(onCite.mock.calls[0]![2]).toBe("pointer");
     expect(screen.queryByRole("toolbar")).toBeNull();
-    // A polite confirmation.
-    expect(screen.getByRole("status")).toHaveTextContent("Quote added to the composer.");
+    // A polite confirmation, in a live region that is not a role=status (warnings go there).
+    const live = document.querySelector("[data-cite-announcement]")!;
+    expect(live).toHaveAttribute("aria-live", "polite");
+    expect(live).toHaveTextContent("Quote added to the composer.");
+    expect(screen.queryByRole("status")).toBeNull();
   });
 
   it("cites with Alt+Shift+Q from a selection made without any pointer", () => {
@@ -236,7 +239,9 @@ describe("useAssistantSelectionToolbar", () => {
     expect(onCite).toHaveBeenCalledTimes(1);
     expect(onCite.mock.calls[0]![0]).toMatchObject({ messageId: "m2", text: "epsilon" });
     expect(onCite.mock.calls[0]![2]).toBe("keyboard");
-    expect(screen.getByRole("status")).toHaveTextContent("Quote added to the composer.");
+    expect(document.querySelector("[data-cite-announcement]")).toHaveTextContent(
+      "Quote added to the composer.",
+    );
     // Outside the surface the shortcut is left alone.
     const outside = textOf("Outside text.");
     window.getSelection()!.setBaseAndExtent(outside, 0, outside, 7);

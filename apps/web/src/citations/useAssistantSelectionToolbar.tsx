@@ -220,11 +220,14 @@ export function useAssistantSelectionToolbar({
         />
       ) : null}
       {shown?.kind === "hint" ? <AssistantSelectionHint state={shown.state} area={area} /> : null}
-      {announcement !== null ? (
-        <div key={announcement.id} className="visually-hidden" role="status">
-          {announcement.text}
-        </div>
-      ) : null}
+      {/*
+        A polite live region, always mounted, with no role="status": the confirmation must not
+        stand beside (or be taken for) a navigation warning, which DESIGN.md puts in role=status.
+        Each cite remounts its line, so citing twice is announced twice.
+      */}
+      <div className="visually-hidden" aria-live="polite" data-cite-announcement="">
+        {announcement === null ? null : <p key={announcement.id}>{announcement.text}</p>}
+      </div>
     </>
   );
 }
