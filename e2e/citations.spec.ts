@@ -229,3 +229,40 @@ test("a link opened directly warns about changed or missing sources and honours 
   ).toBe("1.000");
   await expect.poll(() => highlightedText(page)).toEqual(["This reply is turn 1 of the thread."]);
 });
+
+test("a citation link inside a code span or after a backslash is a chip too, and opens its source", async ({
+  page,
+  rig,
+}) => {
+  const threadId = await createThreadFromUi(page);
+  await sendPrompt(page, "Give me something to cite");
+  await expect(page.getByText(DEMO_ANSWER_END).first()).toBeVisible();
+  const sourceId = await answerBodies(page).first().getAttribute("data-assistant-citation-source");
+  const link = serializeAssistantCitation({
+    version: 1,
+    environmentId: rig.environmentId,
+    threadId,
+    messageId: sourceId!,
+    text: "so you can try selecting",
+    start: 0,
+    end: 24,
+    prefix: "",
+    suffix: "",
+    comment: "In code",
+  });
+  // The composer shows chips for these (recognition is lexical), so the sent message must too.
+  const sent = await page.request.post(`/api/threads/${threadId}/turns`, {
+    data: { input: `Look at \`${link}\` and \\${link}` },
+  });
+  expect(sent.ok()).toBe(true);
+  const chips = page.locator('[data-role="user"] [data-assistant-citation-chip]');
+  await expect(chips).toHaveCount(2);
+  const inCode = page.locator('[data-role="user"] code [data-assistant-citation-chip]');
+  await expect(inCode).toHaveAccessibleName("Assistant quote: In code");
+  await expect(page.locator('[data-role="user"]').getByText("t3-citation:")).toHaveCount(0);
+
+  await page.evaluate(() => window.getSelection()?.removeAllRanges());
+  await inCode.click();
+  await expect(row(page, sourceId!)).toHaveAttribute("data-citation-highlighted", "true");
+  await expect.poll(() => highlightedText(page)).toEqual(["so you can try selecting"]);
+});

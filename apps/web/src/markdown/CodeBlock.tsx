@@ -10,6 +10,7 @@ import {
 import { Fragment, jsx, jsxs } from "react/jsx-runtime";
 import type { ExtraProps } from "react-markdown";
 import { CopyButton } from "../ui/CopyButton.tsx";
+import { CITATION_LINK_PROPERTY } from "./citationLinksInText.ts";
 import {
   highlightCode,
   highlightLanguageOf,
@@ -26,10 +27,19 @@ type HastLike = {
   children?: HastLike[];
 };
 
+/** The code's text; a citation chip inside it (a user's message) counts as its whole link. */
 function textOf(node: HastLike | undefined): string {
   if (!node) return "";
   if (node.type === "text") return node.value ?? "";
+  const link = node.properties?.[CITATION_LINK_PROPERTY];
+  if (typeof link === "string") return link;
   return (node.children ?? []).map(textOf).join("");
+}
+
+function holdsChip(node: HastLike | undefined): boolean {
+  if (!node) return false;
+  if (typeof node.properties?.[CITATION_LINK_PROPERTY] === "string") return true;
+  return (node.children ?? []).some(holdsChip);
 }
 
 function languageOf(code: HastLike | undefined): string | null {
@@ -104,7 +114,11 @@ export function CodeBlock({
   const language = languageOf(code);
   const source = textOf(code);
   const text = source.replace(/\n$/, "");
-  const highlighted = useHighlightedCode(highlightLanguageOf(language), source);
+  // Code holding a citation chip stays unhighlighted: highlighting works on plain text only.
+  const highlighted = useHighlightedCode(
+    holdsChip(code) ? null : highlightLanguageOf(language),
+    source,
+  );
   return (
     <div className="code-block">
       <div className="code-block__header" data-text-stream="skip">

@@ -15,6 +15,7 @@ import remarkParse from "remark-parse";
 import remarkRehype from "remark-rehype";
 import { unified } from "unified";
 import { visit } from "unist-util-visit";
+import { chipCitationLinksInText } from "./citationLinksInText.ts";
 import { stampSourceOffsets } from "./rehypeSourceOffsets.ts";
 import { remarkPromptTokens } from "./remarkPromptTokens.ts";
 import { markdownUrlTransform } from "./safeHref.ts";
@@ -52,6 +53,8 @@ export function parseMarkdownBlock(source: string, offset: number, flavor: Markd
   const tree = processor.runSync(processor.parse(source));
   stampSourceOffsets(tree, offset);
   makeSafe(tree);
+  // After makeSafe, so links in raw HTML (now text) count too.
+  if (flavor === "user") chipCitationLinksInText(tree, source);
   return tree;
 }
 

@@ -1,26 +1,46 @@
 /**
  * The split pipeline (parseMarkdownBlock, then renderMarkdownTree) must
- * render exactly what react-markdown renders with the options ChatMarkdown used to pass it.
+ * render exactly what react-markdown renders with the options ChatMarkdown used to pass it,
+ * plus, in user messages, the step that makes chips of citation links Markdown does not see
+ * (citationLinksInText.ts), run as a rehype plugin.
  */
 import fc from "fast-check";
+import type { Root } from "hast";
 import type { ReactElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import Markdown from "react-markdown";
 import remarkGfm from "remark-gfm";
+import { visit } from "unist-util-visit";
 import { describe, expect, it } from "vitest";
 import { chatMarkdownComponents } from "./chatMarkdownComponents.tsx";
+import { chipCitationLinksInText } from "./citationLinksInText.ts";
 import { type MarkdownFlavor, parseMarkdownBlock } from "./markdownParse.ts";
 import { renderMarkdownTree } from "./markdownRender.ts";
 import { rehypeSourceOffsets } from "./rehypeSourceOffsets.ts";
 import { remarkPromptTokens } from "./remarkPromptTokens.ts";
 import { markdownUrlTransform } from "./safeHref.ts";
 
+/** The user-message chip step as a plugin: raw HTML becomes text first, as react-markdown does. */
+function rehypeCitationLinksInText() {
+  return (tree: Root, file: { value: unknown }) => {
+    visit(tree, "raw", (node, index, parent) => {
+      if (parent && typeof index === "number") {
+        parent.children[index] = { type: "text", value: (node as { value: string }).value };
+      }
+    });
+    chipCitationLinksInText(tree, String(file.value));
+  };
+}
+
 function reference(source: string, offset: number, flavor: MarkdownFlavor): string {
   return renderToStaticMarkup(
     Markdown({
       children: source,
       remarkPlugins: flavor === "user" ? [remarkGfm, remarkPromptTokens] : [remarkGfm],
-      rehypePlugins: [[rehypeSourceOffsets, { offset }]],
+      rehypePlugins:
+        flavor === "user"
+          ? [[rehypeSourceOffsets, { offset }], rehypeCitationLinksInText]
+          : [[rehypeSourceOffsets, { offset }]],
       components: chatMarkdownComponents,
       urlTransform: markdownUrlTransform,
       skipHtml: false,
