@@ -13,6 +13,7 @@ import {
   isLiveSourceRange,
   measureSourceRange,
   paintCitationEditingHighlight,
+  sourceMessageOf,
 } from "./citationEditingHighlight.ts";
 
 /** The accessible name of the comment textbox (DESIGN.md section 6). */
@@ -72,10 +73,10 @@ function sameLayout(a: Layout | null, b: Layout): boolean {
 }
 
 /** A fresh live range from `repair`, or null (a throwing repair counts as none). */
-function repaired(source: CitationSourceLink | null): Range | null {
+function repaired(source: CitationSourceLink | null, messageId: string | null): Range | null {
   try {
     const range = source?.repair?.() ?? null;
-    return range !== null && isLiveSourceRange(range) ? range.cloneRange() : null;
+    return range !== null && isLiveSourceRange(range, messageId) ? range.cloneRange() : null;
   } catch {
     return null;
   }
@@ -84,9 +85,10 @@ function repaired(source: CitationSourceLink | null): Range | null {
 /** Where to anchor: the live source text when it can be measured, else the chip. */
 function anchorFor(
   sourceRange: Range | null,
+  messageId: string | null,
   chip: HTMLElement | null,
 ): { rect: AnchorRect | null; anchor: Layout["anchor"]; sourceLive: boolean } {
-  const sourceLive = sourceRange !== null && isLiveSourceRange(sourceRange);
+  const sourceLive = sourceRange !== null && isLiveSourceRange(sourceRange, messageId);
   const sourceRect = sourceLive ? measureSourceRange(sourceRange) : null;
   if (sourceRect !== null) return { rect: sourceRect, anchor: "source", sourceLive };
   if (chip?.isConnected) return { rect: chip.getBoundingClientRect(), anchor: "chip", sourceLive };
@@ -101,6 +103,8 @@ export function CitationCommentEditor(props: CitationCommentEditorProps): JSX.El
   const rootRef = useRef<HTMLDivElement | null>(null);
   // The current source range: the request's, or a repaired one once that went stale.
   const rangeRef = useRef<Range | null>(source?.range ?? null);
+  // Whose text the range covers, so a row reused for another message does not count as live.
+  const sourceIdRef = useRef<string | null>(source?.range ? sourceMessageOf(source.range) : null);
   const textareaRef = useRef<HTMLTextAreaElement | null>(null);
   const [layout, setLayout] = useState<Layout | null>(null);
   const hintId = useId();
@@ -119,12 +123,12 @@ export function CitationCommentEditor(props: CitationCommentEditorProps): JSX.El
       const element = rootRef.current;
       if (element === null) return;
       let range = rangeRef.current;
-      if (range !== null && !isLiveSourceRange(range)) {
-        range = repaired(latest.current.source) ?? range;
+      if (range !== null && !isLiveSourceRange(range, sourceIdRef.current)) {
+        range = repaired(latest.current.source, sourceIdRef.current) ?? range;
         rangeRef.current = range;
       }
       const chip = latest.current.getChipElement();
-      const { rect, anchor, sourceLive } = anchorFor(range, chip);
+      const { rect, anchor, sourceLive } = anchorFor(range, sourceIdRef.current, chip);
       const area = areaAbove(
         chip?.closest(COMPOSER_SELECTOR) ?? document.querySelector(COMPOSER_SELECTOR),
       );

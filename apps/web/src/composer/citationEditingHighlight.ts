@@ -11,10 +11,26 @@ export const ASSISTANT_CITATION_EDITING_HIGHLIGHT = "assistant-citation-editing"
 /**
  * True while `range` still covers text in the document. When the row holding the cited text
  * re-renders, the browser moves the range's boundaries out of the removed nodes, which leaves it
- * collapsed (or its containers disconnected); such a range is no longer the cited text.
+ * collapsed (or its containers disconnected); such a range is no longer the cited text. With
+ * `messageId`, the range must also still lie in that message's text.
  */
-export function isLiveSourceRange(range: Range): boolean {
-  return !range.collapsed && range.startContainer.isConnected && range.endContainer.isConnected;
+export function isLiveSourceRange(range: Range, messageId: string | null = null): boolean {
+  if (range.collapsed || !range.startContainer.isConnected || !range.endContainer.isConnected) {
+    return false;
+  }
+  // The timeline reuses a row's elements for another message: connected is not enough.
+  return messageId === null || sourceMessageOf(range) === messageId;
+}
+
+/** The id of the message (`data-assistant-citation-source`) whose text `range` starts in. */
+export function sourceMessageOf(range: Range): string | null {
+  const node = range.startContainer;
+  const element = node instanceof Element ? node : node.parentElement;
+  return (
+    element
+      ?.closest("[data-assistant-citation-source]")
+      ?.getAttribute("data-assistant-citation-source") ?? null
+  );
 }
 
 /** The range's on-screen box, or null when the environment cannot measure ranges. */
