@@ -257,11 +257,11 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
       ) : null}
       {/*
         Polite announcement of a jump's result. The live region is always there (so screen
-        readers announce what appears in it); its role="status" line exists only while there is
-        something to say, so no empty status lingers beside the warnings.
+        readers announce what appears in it), and it is not a role="status": that role is where
+        warnings go (DESIGN.md section 6), and a found source shows no status at all.
       */}
       <div className="visually-hidden" aria-live="polite" data-citation-announcement>
-        {announcement === null ? null : <p role="status">{announcement}</p>}
+        {announcement === null ? null : <p>{announcement}</p>}
       </div>
       {activation !== null && target.revealing ? (
         <AssistantCitationSource
@@ -289,7 +289,7 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
                 </div>
               </div>
             ) : load.status === "loading" ? (
-              <div className="thread-view__center" role="status">
+              <div className="thread-view__center" aria-live="polite">
                 Loading thread…
               </div>
             ) : (

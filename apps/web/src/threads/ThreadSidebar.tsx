@@ -90,7 +90,7 @@ export function ThreadSidebar() {
           </div>
         ) : null}
         {list.status === "loading" && list.threads.length === 0 ? (
-          <p className="thread-list__hint" role="status">
+          <p className="thread-list__hint" aria-live="polite">
             Loading threads…
           </p>
         ) : null}

@@ -126,7 +126,7 @@ function OlderHeader({
   }
   if (loading) {
     return (
-      <div className="timeline-edge" role="status">
+      <div className="timeline-edge" aria-live="polite">
         Loading earlier messages…
       </div>
     );
@@ -165,7 +165,7 @@ function NewerFooter({
   }
   // Always the same height, loading or not, so rows above do not move when it changes.
   return (
-    <div className="timeline-edge" {...(loading ? { role: "status" } : {})}>
+    <div className="timeline-edge" aria-live="polite">
       {loading ? "Loading newer messages…" : ""}
     </div>
   );
