@@ -8,6 +8,7 @@
 import type { Page } from "@playwright/test";
 import {
   composer,
+  controlThreadEvents,
   createThreadFromUi,
   DEMO_ANSWER_END,
   expect,
@@ -315,46 +316,10 @@ test("a drag made while a reply streams selects exactly the words under the poin
   test.setTimeout(90_000);
   // The test hands the reply's events to the app itself, one at a time, so the reply grows
   // exactly when the test says (before and during the drag) however busy the machine is.
-  await page.addInitScript(() => {
-    const w = window as unknown as {
-      holdThreadEvents?: boolean;
-      releaseThreadEvents?: (count: number) => number;
-    };
-    const add = EventSource.prototype.addEventListener;
-    const queue: (() => void)[] = [];
-    w.releaseThreadEvents = (count) => {
-      for (let i = 0; i < count && queue.length > 0; i++) queue.shift()!();
-      return queue.length;
-    };
-    EventSource.prototype.addEventListener = function (
-      this: EventSource,
-      type: string,
-      listener: EventListenerOrEventListenerObject,
-      options?: boolean | AddEventListenerOptions,
-    ) {
-      if (typeof listener !== "function" || type === "open" || type === "error") {
-        return add.call(this, type, listener, options);
-      }
-      const held = (event: Event) => {
-        if (!w.holdThreadEvents && queue.length === 0) return listener.call(this, event);
-        queue.push(() => listener.call(this, event));
-      };
-      return add.call(this, type, held, options);
-    } as typeof EventSource.prototype.addEventListener;
-  });
+  const events = await controlThreadEvents(page);
   await answeredThread(page, "Streaming drag please");
-  await page.evaluate(() => {
-    (window as unknown as { holdThreadEvents: boolean }).holdThreadEvents = true;
-  });
-  /** Hands `count` held events to the app; resolves to how many are still held. */
-  const release = (count: number) =>
-    page.evaluate(
-      (count) =>
-        (window as unknown as { releaseThreadEvents: (n: number) => number }).releaseThreadEvents(
-          count,
-        ),
-      count,
-    );
+  await events.hold(true);
+  const release = events.release;
   await sendPrompt(page, "Now stream slowly");
 
   const streamingRow = page.locator(
@@ -467,9 +432,7 @@ test("a drag made while a reply streams selects exactly the words under the poin
   // The view did not follow the reply while the selection is held: the rest of it lands now.
   const scroller = page.locator(".timeline__scroller");
   const held = await scroller.evaluate((s) => s.scrollTop);
-  await page.evaluate(() => {
-    (window as unknown as { holdThreadEvents: boolean }).holdThreadEvents = false;
-  });
+  await events.hold(false);
   await release(1_000);
   await expect(streaming).toHaveAttribute("data-status", "complete", { timeout: 30_000 });
   expect(await scroller.evaluate((s) => s.scrollTop)).toBe(held);

@@ -14,6 +14,7 @@ import {
   serializeAssistantCitation,
 } from "../packages/citations/src/index.ts";
 import {
+  controlThreadEvents,
   createThreadFromUi,
   DEMO_ANSWER_END,
   expect,
@@ -260,9 +261,71 @@ test("a citation link inside a code span or after a backslash is a chip too, and
   const inCode = page.locator('[data-role="user"] code [data-assistant-citation-chip]');
   await expect(inCode).toHaveAccessibleName("Assistant quote: In code");
   await expect(page.locator('[data-role="user"]').getByText("t3-citation:")).toHaveCount(0);
+  // Clicked once the reply is complete: while it streams, the view follows it and moves the chip.
+  await expect(page.locator('[data-role="assistant"][data-kind="answer"]')).toHaveCount(2);
+  await expect(page.locator('[data-role="assistant"][data-status="streaming"]')).toHaveCount(0);
 
   await page.evaluate(() => window.getSelection()?.removeAllRanges());
   await inCode.click();
   await expect(row(page, sourceId!)).toHaveAttribute("data-citation-highlighted", "true");
   await expect.poll(() => highlightedText(page)).toEqual(["so you can try selecting"]);
+});
+
+test("a chip clicked at the end while a reply streams shows its source; the reply does not pull the view back", async ({
+  page,
+  rig,
+}) => {
+  test.setTimeout(90_000);
+  const events = await controlThreadEvents(page);
+  const threadId = await createThreadFromUi(page);
+  await sendPrompt(page, "Something to cite first");
+  await expect(page.getByText(DEMO_ANSWER_END).first()).toBeVisible();
+  const sourceId = await answerBodies(page).first().getAttribute("data-assistant-citation-source");
+  const link = serializeAssistantCitation({
+    version: 1,
+    environmentId: rig.environmentId,
+    threadId,
+    messageId: sourceId!,
+    text: "so you can try selecting",
+    start: 0,
+    end: 24,
+    prefix: "",
+    suffix: "",
+    comment: "While it streams",
+  });
+  await events.hold(true);
+  const sent = await page.request.post(`/api/threads/${threadId}/turns`, {
+    data: { input: `About ${link}` },
+  });
+  expect(sent.ok()).toBe(true);
+  // The reply starts (its events are handed over one by one); most of it is still held.
+  const chip = page.getByRole("link", { name: "Assistant quote: While it streams" });
+  const streaming = page.locator('[data-role="assistant"][data-status="streaming"]');
+  await expect
+    .poll(
+      async () => {
+        await events.release(1);
+        return (await chip.count()) + (await streaming.count());
+      },
+      { intervals: [50], timeout: 30_000 },
+    )
+    .toBe(2);
+  await expect.poll(() => events.release(0)).toBeGreaterThanOrEqual(8);
+  // The view is at the end, following the reply, when the chip is clicked.
+  const fromEnd = () =>
+    page
+      .locator(".timeline__scroller")
+      .evaluate((s) => s.scrollHeight - s.scrollTop - s.clientHeight);
+  await expect.poll(fromEnd).toBeLessThanOrEqual(2);
+  await chip.click();
+  await expect(row(page, sourceId!)).toHaveAttribute("data-citation-highlighted", "true");
+
+  // The rest of the reply lands, a chunk every two frames: the source stays in view.
+  const frames = () =>
+    page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  while ((await events.release(1)) > 0) await frames();
+  await events.hold(false);
+  await expect(page.locator('[data-role="assistant"][data-status="streaming"]')).toHaveCount(0);
+  await expect(row(page, sourceId!).locator("p").nth(1)).toBeInViewport();
+  expect(await fromEnd()).toBeGreaterThan(2);
 });

@@ -75,6 +75,59 @@ export async function sendPrompt(page: Page, text: string): Promise<void> {
  */
 export const DEMO_ANSWER_END = "I received no citations with this message.";
 
+/**
+ * Puts the test in charge of a thread's live events: once `hold(true)`, each SSE event waits in
+ * a queue until `release(n)` hands the next `n` to the app (resolving to how many still wait),
+ * so a reply grows exactly when the test says, however busy the machine is. Call before the
+ * page loads the app.
+ */
+export async function controlThreadEvents(page: Page): Promise<{
+  hold(held: boolean): Promise<void>;
+  release(count: number): Promise<number>;
+}> {
+  await page.addInitScript(() => {
+    const w = window as unknown as {
+      holdThreadEvents?: boolean;
+      releaseThreadEvents?: (count: number) => number;
+    };
+    const add = EventSource.prototype.addEventListener;
+    const queue: (() => void)[] = [];
+    w.releaseThreadEvents = (count) => {
+      for (let i = 0; i < count && queue.length > 0; i++) queue.shift()!();
+      return queue.length;
+    };
+    EventSource.prototype.addEventListener = function (
+      this: EventSource,
+      type: string,
+      listener: EventListenerOrEventListenerObject,
+      options?: boolean | AddEventListenerOptions,
+    ) {
+      if (typeof listener !== "function" || type === "open" || type === "error") {
+        return add.call(this, type, listener, options);
+      }
+      const held = (event: Event) => {
+        if (!w.holdThreadEvents && queue.length === 0) return listener.call(this, event);
+        queue.push(() => listener.call(this, event));
+      };
+      return add.call(this, type, held, options);
+    } as typeof EventSource.prototype.addEventListener;
+  });
+  return {
+    hold: (held) =>
+      page.evaluate((held) => {
+        (window as unknown as { holdThreadEvents: boolean }).holdThreadEvents = held;
+      }, held),
+    release: (count) =>
+      page.evaluate(
+        (count) =>
+          (window as unknown as { releaseThreadEvents: (n: number) => number }).releaseThreadEvents(
+            count,
+          ),
+        count,
+      ),
+  };
+}
+
 /** Fixtures shared by every spec. */
 export const test = base.extend<{ rig: RigState }>({
   // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take a destructured first argument.

@@ -29,6 +29,7 @@ const timeline: TimelineHandle = {
   scrollToMessage: vi.fn(async () => true),
   expandTurn: vi.fn(),
   scrollToEnd: vi.fn(),
+  holdFollowing: vi.fn(),
   getScrollElement: () => null,
 };
 

@@ -153,6 +153,11 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
     return parsed !== null && parsed.citation.threadId === threadId ? parsed : null;
   }, [activationKey, visit, threadId]);
 
+  // A citation jump leaves the end: a reply streaming meanwhile must not pull the view back.
+  useEffect(() => {
+    if (activation !== null) timelineRef.current?.holdFollowing();
+  }, [activation]);
+
   const { loadAround, loadEdge } = thread;
   const stateRef = useRef(state);
   stateRef.current = state;

@@ -52,8 +52,13 @@ export type TimelineHandle = {
   ): Promise<boolean>;
   /** Unfolds a turn's progress updates. */
   expandTurn(turnId: string): void;
-  /** Scrolls to the newest message. */
+  /** Scrolls to the newest message (and follows a streaming reply again). */
   scrollToEnd(options?: { animated?: boolean }): void;
+  /**
+   * Stops following a streaming reply until the reader scrolls back to the end or sends: a
+   * citation jump has taken them elsewhere.
+   */
+  holdFollowing(): void;
   /** The scrolling element (for DOM range work), once mounted. */
   getScrollElement(): HTMLElement | null;
 };
@@ -249,6 +254,7 @@ export const Timeline = memo(function Timeline({
   const getScroller = useCallback(() => listRef.current?.getScrollableNode() ?? null, []);
   const followHold = useFollowHold(wrapperRef, getScroller);
   const releaseFollowHold = followHold.release;
+  const holdFollow = followHold.hold;
 
   const previousRows = useRef<readonly TimelineRow[]>([]);
   const rows = useMemo(() => {
@@ -355,6 +361,9 @@ export const Timeline = memo(function Timeline({
         });
       },
       expandTurn,
+      holdFollowing() {
+        holdFollow();
+      },
       scrollToEnd(options) {
         releaseFollowHold();
         void listRef.current?.scrollToEnd({ animated: options?.animated ?? true });
@@ -363,7 +372,7 @@ export const Timeline = memo(function Timeline({
         return listRef.current?.getScrollableNode() ?? null;
       },
     }),
-    [expandTurn, releaseFollowHold],
+    [expandTurn, releaseFollowHold, holdFollow],
   );
 
   const onStartReached = useCallback(() => {

@@ -4,12 +4,14 @@ import { afterEach, describe, expect, it } from "vitest";
 import { useFollowHold } from "./useFollowHold.ts";
 
 let release: () => void = () => {};
+let holdNow: () => void = () => {};
 
 function Harness() {
   const rootRef = useRef<HTMLElement>(null);
   const scrollerRef = useRef<HTMLDivElement>(null);
   const hold = useFollowHold(rootRef, () => scrollerRef.current);
   release = hold.release;
+  holdNow = hold.hold;
   return (
     <section ref={rootRef} data-held={hold.held || undefined}>
       <div ref={scrollerRef} data-testid="scroller">
@@ -63,6 +65,18 @@ describe("useFollowHold", () => {
     });
     expect(root).toHaveAttribute("data-held");
     act(() => release());
+    expect(root).not.toHaveAttribute("data-held");
+  });
+
+  it("holds after a citation jump (hold()) until the reader scrolls back to the end", () => {
+    const { container, getByTestId } = render(<Harness />);
+    const root = container.querySelector("section")!;
+    const scroller = getByTestId("scroller");
+    act(() => holdNow());
+    expect(root).toHaveAttribute("data-held");
+    scrollTo(scroller, 400);
+    expect(root).toHaveAttribute("data-held");
+    scrollTo(scroller, 0);
     expect(root).not.toHaveAttribute("data-held");
   });
 

@@ -3,7 +3,8 @@
  * text in it. Following moves the text under a held pointer (a drag would select other words)
  * and scrolls a held selection away.
  *
- * The hold starts when a pointer goes down in the timeline or a selection appears in it. It
+ * The hold starts when a pointer goes down in the timeline, a selection appears in it, or a
+ * citation jump takes the reader elsewhere (`hold()`). It
  * ends when the reader scrolls back to the end (with no button held) or sends (`release()`),
  * not merely when the selection goes away: the reader has left the end, and following would
  * jump the view.
@@ -23,7 +24,7 @@ function selectionTouches(root: Element): boolean {
 export function useFollowHold(
   rootRef: RefObject<Element | null>,
   getScroller: () => Element | null,
-): { held: boolean; release(): void } {
+): { held: boolean; release(): void; hold(): void } {
   const [held, setHeld] = useState(false);
   const heldRef = useRef(false);
   const pointerDown = useRef(false);
@@ -82,5 +83,6 @@ export function useFollowHold(
   }, [rootRef, set]);
 
   const release = useCallback(() => set(false), [set]);
-  return { held, release };
+  const hold = useCallback(() => set(true), [set]);
+  return { held, release, hold };
 }
