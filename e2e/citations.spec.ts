@@ -4,6 +4,8 @@
  * read-only chip, the provider received the expanded citation, and clicking the chip reveals and
  * highlights the cited text (also in older history of the seeded 2,000-turn thread, after
  * loading one window around it; deeper jumps are in navigation.spec.ts). Model output never renders a chip.
+ * A user's link inside a code span or after `\[` is a chip too, and a chip clicked at the end
+ * while a reply streams keeps its source in view.
  */
 
 import type { Page } from "@playwright/test";
