@@ -398,7 +398,9 @@ export const Timeline = memo(function Timeline({
 
   // Follow new messages only while the newest range is shown, and not while the reader selects.
   const follow = !positioning && !holdPosition && !foldHold && reachedEnd && !followHold.held;
-  useStickToEnd(wrapperRef, getScroller, ".timeline__content", follow);
+  // The safety net is for a reply streaming in; a fold opening (measured late on a busy
+  // machine, after its hold) must never be taken for one.
+  useStickToEnd(wrapperRef, getScroller, ".timeline__content", follow && activeTurnId !== null);
   const alwaysRender = useMemo(
     () =>
       pinnedMessageIds && pinnedMessageIds.length > 0 ? { keys: [...pinnedMessageIds] } : undefined,

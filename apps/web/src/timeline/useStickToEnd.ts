@@ -7,6 +7,8 @@
  * looking at a reply that grows out of view (seen in e2e/citationInput.spec.ts under load).
  * This hook watches the content's size itself: when it grows while the view was at the end
  * (within the same threshold Legend List uses), and following is allowed, it scrolls to the end.
+ * The timeline enables it only while a turn is running: other growth (a fold opening, an older
+ * page) is Legend List's alone to place.
  */
 import { type RefObject, useEffect, useRef } from "react";
 
