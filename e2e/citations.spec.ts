@@ -24,6 +24,7 @@ import {
   sendPrompt,
   test,
 } from "./support/fixtures.ts";
+import type { RigState } from "./support/rig.ts";
 
 const answerBodies = (page: Page) =>
   page.locator('[data-role="assistant"][data-kind="answer"] [data-assistant-citation-source]');
@@ -233,26 +234,42 @@ test("a link opened directly warns about changed or missing sources and honours 
   await expect.poll(() => highlightedText(page)).toEqual(["This reply is turn 1 of the thread."]);
 });
 
-test("a citation link inside a code span or after a backslash is a chip too, and opens its source", async ({
-  page,
-  rig,
-}) => {
+/**
+ * A new thread with one demo answer, and a citation link (with `comment`) to the words "so you
+ * can try selecting" in that answer.
+ */
+async function answeredWithLink(page: Page, rig: RigState, prompt: string, comment: string) {
   const threadId = await createThreadFromUi(page);
-  await sendPrompt(page, "Give me something to cite");
+  await sendPrompt(page, prompt);
   await expect(page.getByText(DEMO_ANSWER_END).first()).toBeVisible();
-  const sourceId = await answerBodies(page).first().getAttribute("data-assistant-citation-source");
+  const sourceId = (await answerBodies(page)
+    .first()
+    .getAttribute("data-assistant-citation-source"))!;
   const link = serializeAssistantCitation({
     version: 1,
     environmentId: rig.environmentId,
     threadId,
-    messageId: sourceId!,
+    messageId: sourceId,
     text: "so you can try selecting",
     start: 0,
     end: 24,
     prefix: "",
     suffix: "",
-    comment: "In code",
+    comment,
   });
+  return { threadId, sourceId, link };
+}
+
+test("a citation link inside a code span or after a backslash is a chip too, and opens its source", async ({
+  page,
+  rig,
+}) => {
+  const { threadId, sourceId, link } = await answeredWithLink(
+    page,
+    rig,
+    "Give me something to cite",
+    "In code",
+  );
   // The composer shows chips for these (recognition is lexical), so the sent message must too.
   const sent = await page.request.post(`/api/threads/${threadId}/turns`, {
     data: { input: `Look at \`${link}\` and \\${link}` },
@@ -269,7 +286,7 @@ test("a citation link inside a code span or after a backslash is a chip too, and
 
   await page.evaluate(() => window.getSelection()?.removeAllRanges());
   await inCode.click();
-  await expect(row(page, sourceId!)).toHaveAttribute("data-citation-highlighted", "true");
+  await expect(row(page, sourceId)).toHaveAttribute("data-citation-highlighted", "true");
   await expect.poll(() => highlightedText(page)).toEqual(["so you can try selecting"]);
 });
 
@@ -279,22 +296,12 @@ test("a chip clicked at the end while a reply streams shows its source; the repl
 }) => {
   test.setTimeout(90_000);
   const events = await controlThreadEvents(page);
-  const threadId = await createThreadFromUi(page);
-  await sendPrompt(page, "Something to cite first");
-  await expect(page.getByText(DEMO_ANSWER_END).first()).toBeVisible();
-  const sourceId = await answerBodies(page).first().getAttribute("data-assistant-citation-source");
-  const link = serializeAssistantCitation({
-    version: 1,
-    environmentId: rig.environmentId,
-    threadId,
-    messageId: sourceId!,
-    text: "so you can try selecting",
-    start: 0,
-    end: 24,
-    prefix: "",
-    suffix: "",
-    comment: "While it streams",
-  });
+  const { threadId, sourceId, link } = await answeredWithLink(
+    page,
+    rig,
+    "Something to cite first",
+    "While it streams",
+  );
   await events.hold(true);
   const sent = await page.request.post(`/api/threads/${threadId}/turns`, {
     data: { input: `About ${link}` },
@@ -320,7 +327,7 @@ test("a chip clicked at the end while a reply streams shows its source; the repl
       .evaluate((s) => s.scrollHeight - s.scrollTop - s.clientHeight);
   await expect.poll(fromEnd).toBeLessThanOrEqual(2);
   await chip.click();
-  await expect(row(page, sourceId!)).toHaveAttribute("data-citation-highlighted", "true");
+  await expect(row(page, sourceId)).toHaveAttribute("data-citation-highlighted", "true");
 
   // The rest of the reply lands, a chunk every two frames: the source stays in view.
   const frames = () =>
@@ -328,6 +335,6 @@ test("a chip clicked at the end while a reply streams shows its source; the repl
   while ((await events.release(1)) > 0) await frames();
   await events.hold(false);
   await expect(page.locator('[data-role="assistant"][data-status="streaming"]')).toHaveCount(0);
-  await expect(row(page, sourceId!).locator("p").nth(1)).toBeInViewport();
+  await expect(row(page, sourceId).locator("p").nth(1)).toBeInViewport();
   expect(await fromEnd()).toBeGreaterThan(2);
 });

@@ -1,5 +1,6 @@
 import type { AssistantCitation } from "@app/citations";
 import { useEffect, useRef, useState } from "react";
+import { isLiveSourceRange } from "../ui/liveSourceRange.ts";
 import { citationHighlightClock } from "./assistantCitationNavigation.ts";
 import { resolveAssistantCitationRange } from "./assistantTextSelection.ts";
 import { citationHighlightDuration, citationHighlightOpacity } from "./citationHighlightTiming.ts";
@@ -33,20 +34,6 @@ function prefersReducedMotion(): boolean {
 
 function sourceBody(messageId: string): Element | null {
   return document.querySelector(`[data-assistant-citation-source="${CSS.escape(messageId)}"]`);
-}
-
-/**
- * Whether `range` still covers text of message `messageId` on the page. The timeline reuses a
- * row's elements for another message when it scrolls away, so connected is not enough.
- */
-function isLive(range: Range, messageId: string): boolean {
-  if (!range.startContainer.isConnected || !range.endContainer.isConnected || range.collapsed) {
-    return false;
-  }
-  const node = range.startContainer;
-  const element = node instanceof Element ? node : node.parentElement;
-  const source = element?.closest("[data-assistant-citation-source]");
-  return source?.getAttribute("data-assistant-citation-source") === messageId;
 }
 
 /** Scrolls `scroller` so the range sits about a third down its viewport. */
@@ -146,7 +133,7 @@ export function AssistantCitationSource({
     const repair = () => {
       if (!highlight) return;
       const current = currentRange;
-      if (current && isLive(current, citation.messageId)) return;
+      if (current && isLiveSourceRange(current, citation.messageId)) return;
       const body = sourceBody(citation.messageId);
       const resolved = body ? resolveAssistantCitationRange(body, citation) : null;
       if (resolved?.status !== "found") {
@@ -177,7 +164,7 @@ export function AssistantCitationSource({
               readerMoved ||
               !scroller ||
               !currentRange ||
-              !isLive(currentRange, citation.messageId)
+              !isLiveSourceRange(currentRange, citation.messageId)
             ) {
               return;
             }

@@ -9,12 +9,8 @@ import { ASSISTANT_CITATION_MAX_COMMENT_LENGTH } from "@app/citations";
 import { computePosition, flip, offset, type Rect, shift } from "@floating-ui/dom";
 import { type JSX, useEffect, useId, useLayoutEffect, useRef, useState } from "react";
 import { areaAbove, FLOATING_MARGIN } from "../ui/floatingPlacement.ts";
-import {
-  isLiveSourceRange,
-  measureSourceRange,
-  paintCitationEditingHighlight,
-  sourceMessageOf,
-} from "./citationEditingHighlight.ts";
+import { isLiveSourceRange, sourceMessageOf } from "../ui/liveSourceRange.ts";
+import { measureSourceRange, paintCitationEditingHighlight } from "./citationEditingHighlight.ts";
 
 /** The accessible name of the comment textbox (DESIGN.md section 6). */
 export const COMMENT_ON_QUOTE_LABEL = "Comment on quote";

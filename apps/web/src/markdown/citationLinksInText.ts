@@ -105,7 +105,7 @@ function walk(parent: HastNode, source: string, from: number): void {
       replacement = imageAsChip(child, source);
     } else if (child.type === "element" && child.tagName === "a") {
       replacement = linkAroundChips(child, source);
-    } else if (child.type === "element" && child.tagName !== "a") {
+    } else if (child.type === "element") {
       walk(child, source, searchFrom);
     }
     const end = child.position?.end.offset;

@@ -106,6 +106,26 @@ const renderItem = ({ item }: LegendListRenderItemProps<TimelineRow>) => (
   <TimelineRowView row={item} />
 );
 
+/** A history page that failed to load, at either edge, with Retry. */
+function EdgeError({
+  what,
+  error,
+  onRetry,
+}: {
+  what: "earlier" | "newer";
+  error: ApiError;
+  onRetry(): void;
+}) {
+  return (
+    <div className="timeline-edge" role="alert">
+      Could not load {what} messages: {error.message}{" "}
+      <button type="button" className="link-button" onClick={onRetry}>
+        Retry
+      </button>
+    </div>
+  );
+}
+
 function OlderHeader({
   reachedStart,
   loading,
@@ -119,16 +139,7 @@ function OlderHeader({
   onRetry(): void;
   empty: boolean;
 }) {
-  if (error) {
-    return (
-      <div className="timeline-edge" role="alert">
-        Could not load earlier messages: {error.message}{" "}
-        <button type="button" className="link-button" onClick={onRetry}>
-          Retry
-        </button>
-      </div>
-    );
-  }
+  if (error) return <EdgeError what="earlier" error={error} onRetry={onRetry} />;
   if (loading) {
     return (
       <div className="timeline-edge" aria-live="polite">
@@ -158,16 +169,7 @@ function NewerFooter({
   onRetry(): void;
 }) {
   if (reachedEnd) return null;
-  if (error) {
-    return (
-      <div className="timeline-edge" role="alert">
-        Could not load newer messages: {error.message}{" "}
-        <button type="button" className="link-button" onClick={onRetry}>
-          Retry
-        </button>
-      </div>
-    );
-  }
+  if (error) return <EdgeError what="newer" error={error} onRetry={onRetry} />;
   // Always the same height, loading or not, so rows above do not move when it changes.
   return (
     <div className="timeline-edge" aria-live="polite">

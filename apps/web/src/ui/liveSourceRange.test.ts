@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { isLiveSourceRange, sourceMessageOf } from "./citationEditingHighlight.ts";
+import { isLiveSourceRange, sourceMessageOf } from "./liveSourceRange.ts";
 
 afterEach(() => {
   document.body.innerHTML = "";
