@@ -275,13 +275,17 @@ export class TurnWriter {
         if (!message.created || message.finished || message.stored === message.text.length) {
           continue;
         }
+        // The length is taken with the slice, before the await: on PostgreSQL the publish
+        // yields, and chunks appended meanwhile belong to the next flush, not to this row.
+        const length = message.text.length;
+        const delta = message.text.slice(message.stored, length);
+        marks.push([message, length]);
         await w.publish(this.#o.threadId, {
           type: "message.delta",
           messageId: message.id,
           offset: message.stored,
-          delta: message.text.slice(message.stored),
+          delta,
         });
-        marks.push([message, message.text.length]);
       }
       await more(w);
     });
