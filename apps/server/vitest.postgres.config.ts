@@ -10,6 +10,7 @@ export const POSTGRES_TEST_FILES = [
   "src/turns.limits.test.ts",
   "src/demo.integration.test.ts",
   "src/domain/providerService.test.ts",
+  "src/domain/turnWriter.test.ts",
   "src/**/*.postgres.test.ts",
 ];
 
