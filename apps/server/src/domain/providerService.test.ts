@@ -411,3 +411,65 @@ describe("streaming writes", () => {
     expect(after.lastEventId - before.lastEventId).toBe(6);
   });
 });
+
+describe("provider output with NUL (U+0000)", () => {
+  it("stores NUL in a streamed reply as U+FFFD and completes the turn", async () => {
+    adapter.script = async (ctx) => {
+      const progress = ctx.startMessage("progress");
+      progress.append("thinking\u0000");
+      progress.complete();
+      const writer = ctx.startMessage("answer");
+      writer.append("a\u0000b");
+      // Across a flush interval, so the NUL also reaches a stored delta row.
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      writer.append("\u0000\u0000c\u0000");
+      writer.complete();
+    };
+    const thread = await newThread();
+    const sent = (await (await send(thread.id, "nul please")).json()) as SendTurnResponse;
+    await server.provider.whenIdle();
+    const page = await server.getJson<MessagePage>(`/api/threads/${thread.id}/messages`);
+    expect(page.turns.find((t) => t.id === sent.turn.id)).toMatchObject({
+      status: "completed",
+      error: null,
+    });
+    expect(page.messages.map((m) => [m.kind, m.status, m.text])).toEqual([
+      ["prompt", "complete", "nul please"],
+      ["progress", "complete", "thinking\uFFFD"],
+      ["answer", "complete", "a\uFFFDb\uFFFD\uFFFDc\uFFFD"],
+    ]);
+  });
+
+  it("stores NUL in a provider's error message and questions as U+FFFD", async () => {
+    adapter.script = async (ctx) => {
+      await ctx.requestUserInput([{ id: "q", prompt: "pick\u0000one", options: ["x\u0000"] }]);
+      ctx.startMessage("answer").append("partial\u0000");
+      throw new Error("upstream\u0000exploded");
+    };
+    const thread = await newThread();
+    await send(thread.id, "fail with nul");
+    const detail = await waitFor(async () => {
+      const d = await server.getJson<ThreadDetail>(`/api/threads/${thread.id}`);
+      return d.pendingUserInput ? d : undefined;
+    });
+    expect(detail.pendingUserInput!.questions).toEqual([
+      { id: "q", prompt: "pick\uFFFDone", options: ["x\uFFFD"] },
+    ]);
+    const answered = await server.post(`/api/threads/${thread.id}/user-input`, {
+      requestId: detail.pendingUserInput!.id,
+      answers: { q: "x" },
+    });
+    expect(answered.status).toBe(200);
+    await server.provider.whenIdle();
+    const page = await server.getJson<MessagePage>(`/api/threads/${thread.id}/messages`);
+    expect(page.messages.map((m) => [m.kind, m.status, m.text])).toEqual([
+      ["prompt", "complete", "fail with nul"],
+      ["answer", "error", "partial\uFFFD"],
+      ["error", "complete", "The provider failed: upstream\uFFFDexploded"],
+    ]);
+    expect(page.turns[0]).toMatchObject({
+      status: "failed",
+      error: { code: "provider_error", message: "The provider failed: upstream\uFFFDexploded" },
+    });
+  });
+});

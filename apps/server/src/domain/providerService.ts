@@ -35,6 +35,7 @@ import { isStorageFault } from "../storage/storageErrors.ts";
 import { deriveThreadNames } from "../titles.ts";
 import { DomainError, threadNotFound } from "./errors.ts";
 import type { EventTx, ThreadEventLog } from "./events.ts";
+import { storableProviderText, storableQuestions, storableWriter } from "./providerText.ts";
 import { StorageRetry } from "./storageRetry.ts";
 import { TurnDeadlines } from "./turnDeadlines.ts";
 import { TurnQueue } from "./turnQueue.ts";
@@ -446,7 +447,7 @@ export class ProviderService {
         input,
         history: await this.#historyFor(threadId, turnId),
         signal: controller.signal,
-        startMessage: (kind) => writer.startMessage(kind),
+        startMessage: (kind) => storableWriter(writer.startMessage(kind)),
         requestUserInput: (questions) =>
           this.#requestUserInput(threadId, turnId, questions, deadlines, controller.signal),
       };
@@ -621,7 +622,7 @@ export class ProviderService {
             id: requestId,
             threadId,
             turnId,
-            questions: parsed.data,
+            questions: storableQuestions(parsed.data),
             now: this.#now(),
           });
           await w.publish(threadId, { type: "user_input.requested", request });
@@ -755,5 +756,5 @@ function storageMessage(error: unknown): string {
 
 function providerErrorMessage(error: unknown): string {
   const detail = error instanceof Error ? error.message : String(error);
-  return `The provider failed: ${detail || "unknown error"}`;
+  return storableProviderText(`The provider failed: ${detail || "unknown error"}`);
 }
