@@ -11,6 +11,7 @@ export const POSTGRES_TEST_FILES = [
   "src/demo.integration.test.ts",
   "src/domain/providerService.test.ts",
   "src/domain/turnWriter.test.ts",
+  "src/turns.shutdown.test.ts",
   "src/**/*.postgres.test.ts",
 ];
 

@@ -95,21 +95,36 @@ describe("restart", () => {
     }
   });
 
-  it("marks turns a crashed process left running as interrupted on the next start", async () => {
+  it("marks the turn a crashed process had started as interrupted and runs the queued ones in order", async () => {
     const dataDir = await makeTempDir();
     try {
-      // What a killed process leaves behind: a running turn with a half-written answer.
-      seedInterruptedTurn(dataDir);
+      // What a killed process leaves behind: a started turn with a half-written answer, and
+      // two prompts queued behind it that never started.
+      seedInterruptedTurn(dataDir, ["second", "third"]);
 
-      const server = await startTestServer({ adapter: new RecordingAdapter(), dataDir });
+      const adapter = new RecordingAdapter();
+      const server = await startTestServer({ adapter, dataDir });
       try {
-        const page = await server.getJson<MessagePage>("/api/threads/t1/messages");
+        const page = await waitFor(async () => {
+          const p = await server.getJson<MessagePage>("/api/threads/t1/messages");
+          return p.turns.every((t) => t.status !== "running") ? p : undefined;
+        });
         expect(page.messages.map((m) => [m.id === "m2" ? "m2" : m.kind, m.status])).toEqual([
           ["prompt", "complete"],
           ["m2", "error"],
+          // The queued prompts were stored before the turn ahead of them was ended.
+          ["prompt", "complete"],
+          ["prompt", "complete"],
           ["error", "complete"],
+          ["answer", "complete"],
+          ["answer", "complete"],
         ]);
-        expect(page.turns[0]).toMatchObject({ status: "failed", error: { code: "interrupted" } });
+        expect(page.turns.map((t) => [t.id, t.status, t.error?.code ?? null])).toEqual([
+          ["turn1", "failed", "interrupted"],
+          ["queued-1", "completed", null],
+          ["queued-2", "completed", null],
+        ]);
+        expect(adapter.turns.map((t) => t.input)).toEqual(["second", "third"]);
         // Clients that reconnect learn about it through the event log.
         const detail = await server.getJson<ThreadDetail>("/api/threads/t1");
         expect(detail.lastEventId).toBeGreaterThan(0);

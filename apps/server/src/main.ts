@@ -18,6 +18,9 @@ import type { ChatStore } from "./storage/chatStore.ts";
 import type { SqliteDatabase } from "./storage/db.ts";
 import { openStore } from "./storage/openStore.ts";
 
+/** How long shutdown lets open event streams send the outcomes it just recorded. */
+const SSE_SHUTDOWN_GRACE_MS = 1_000;
+
 /** Options of {@link startServer}; anything omitted comes from `loadConfig(env)`. */
 export interface StartServerOptions extends Partial<ServerConfig> {
   /** Environment used for defaults and for choosing the provider (default: process.env). */
@@ -125,8 +128,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     close: () => {
       closing ??= (async () => {
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-        connections.closeAll();
+        // Running turns are recorded first, then open streams send that outcome and close.
         await provider.close();
+        await connections.endAll(SSE_SHUTDOWN_GRACE_MS);
         if ("closeAllConnections" in server) server.closeAllConnections();
         await stopped;
         await store.close();

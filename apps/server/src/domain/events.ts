@@ -126,6 +126,11 @@ export class ThreadEventLog {
     return (await this.#store.eventsAfter(threadId, afterId, limit)).filter((e) => e.id <= untilId);
   }
 
+  /** The id of the thread's last stored event (0 when it has none). */
+  async lastEventId(threadId: string): Promise<number> {
+    return (await this.#store.getThread(threadId))?.lastEventId ?? 0;
+  }
+
   /** Number of live listeners on a thread (for tests and diagnostics). */
   listenerCount(threadId: string): number {
     return this.#listeners.get(threadId)?.size ?? 0;

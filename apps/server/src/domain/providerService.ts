@@ -365,15 +365,15 @@ export class ProviderService {
   }
 
   /**
-   * Stops accepting turns, aborts running ones (they fail with `cancelled`), and waits briefly
-   * for them to be recorded. Turns still unsettled are marked interrupted on the next start
-   * (SQLite) or once their lease expires (a shared database, where queued turns are left to
-   * the other processes).
+   * Stops accepting and claiming turns, aborts running ones (they fail with `cancelled`), and
+   * waits briefly for them to be recorded. Queued turns stay queued, for the next start or
+   * another process. Turns still unsettled are marked interrupted on the next start (SQLite)
+   * or once their lease expires (a shared database).
    */
   async close(): Promise<void> {
     if (this.#closing) return;
     this.#closing = true;
-    if (this.#store.shared) this.#queue.stopClaiming();
+    this.#queue.stopClaiming();
     for (const running of this.#running.values()) {
       running.stop(
         new TurnStop("shutdown", "The turn was cancelled because the server shut down."),
@@ -394,14 +394,6 @@ export class ProviderService {
 
   /** Runs one claimed turn through the adapter. Never rejects: every ending is recorded. */
   async #runTurn(threadId: string, turnId: string, input: string): Promise<void> {
-    if (this.#closed) return;
-    if (this.#closing) {
-      await this.#finishTurn(threadId, turnId, null, {
-        status: "failed",
-        error: { code: "cancelled", message: "The server shut down before this turn ran." },
-      });
-      return;
-    }
     const controller = new AbortController();
     const stop = (reason: TurnStop) => {
       if (!controller.signal.aborted) controller.abort(reason);
@@ -678,10 +670,15 @@ export class ProviderService {
     await this.#recordOutcome(w, turn.threadId, turn.id, null, INTERRUPTED);
   }
 
-  /** SQLite: the previous process stopped mid-turn; fail every turn it left unfinished. */
+  /**
+   * SQLite: the previous process stopped mid-turn; fail every turn it had started. Turns it
+   * never started stay queued and run in order once claiming starts.
+   */
   async #failInterruptedTurns(): Promise<void> {
     await this.#events.atomically(async (w) => {
-      for (const turn of await w.tx.unfinishedTurns()) await this.#recordInterrupted(w, turn);
+      for (const turn of await w.tx.startedUnfinishedTurns()) {
+        await this.#recordInterrupted(w, turn);
+      }
     });
   }
 }

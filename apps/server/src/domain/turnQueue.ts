@@ -9,7 +9,9 @@
  *
  * The process renews its lease every third of `leaseMs` while the turn runs. A lease that
  * expires means its process died: the next claim on that thread (after a new turn, or the
- * periodic sweep) ends that turn `failed` (interrupted) and moves on.
+ * periodic sweep) ends that turn `failed` (interrupted) and moves on. Only a claimed turn is
+ * ever interrupted: turns behind it stay queued and run in order, after a crash or a
+ * shutdown alike (shutdown stops claiming first and gives back a claim it made meanwhile).
  */
 import { randomUUID } from "node:crypto";
 import type { Turn } from "@app/protocol";
@@ -121,6 +123,13 @@ export class TurnQueue {
         return { turnId: head.turn.id, input };
       }
     });
-    if (claim) await this.#o.run(threadId, claim.turnId, claim.input);
+    if (!claim) return;
+    if (!this.#claiming) {
+      // Shutdown began during the claim: the turn never started, so it stays queued for the
+      // next start or another process (never failed, never interrupted).
+      await this.#o.store.transaction((tx) => tx.releaseTurn(claim.turnId, this.owner));
+      return;
+    }
+    await this.#o.run(threadId, claim.turnId, claim.input);
   }
 }

@@ -25,18 +25,33 @@ export const DEFAULT_SSE_MAX_CONNECTIONS = 1000;
 /** Default bound on text queued for one client before it is dropped. */
 export const DEFAULT_SSE_MAX_QUEUED_CHARS = 4 * 1024 * 1024;
 
+/** An open stream, as shutdown sees it. */
+interface SseConnection {
+  /** Ends the stream now. */
+  close(): void;
+  /**
+   * Ends the stream once it has sent every event its thread holds now (shutdown: clients learn
+   * the outcome of the turns just recorded), or after `graceMs`.
+   */
+  end(graceMs: number): Promise<void>;
+}
+
 /** Open streams, so shutdown can end them instead of waiting for clients. */
 export class SseConnections {
-  readonly #closers = new Set<() => void>();
-  add(close: () => void): () => void {
-    this.#closers.add(close);
-    return () => this.#closers.delete(close);
+  readonly #open = new Set<SseConnection>();
+  add(connection: SseConnection): () => void {
+    this.#open.add(connection);
+    return () => this.#open.delete(connection);
   }
   closeAll(): void {
-    for (const close of [...this.#closers]) close();
+    for (const connection of [...this.#open]) connection.close();
+  }
+  /** {@link SseConnection.end} on every open stream; resolves once all are closed. */
+  async endAll(graceMs: number): Promise<void> {
+    await Promise.all([...this.#open].map((connection) => connection.end(graceMs)));
   }
   get size(): number {
-    return this.#closers.size;
+    return this.#open.size;
   }
 }
 
@@ -145,7 +160,23 @@ export function streamThreadEvents(
         notify();
       },
     );
-    const unregister = options.connections.add(close);
+    // Shutdown: the last event id to send before closing.
+    let endAt: number | null = null;
+    let finished = () => {};
+    const done = new Promise<void>((resolve) => (finished = resolve));
+    const end = async (graceMs: number) => {
+      if (closed) return;
+      const timer = setTimeout(close, graceMs);
+      try {
+        endAt = await options.events.lastEventId(options.threadId);
+      } catch {
+        close();
+      }
+      notify();
+      await done;
+      clearTimeout(timer);
+    };
+    const unregister = options.connections.add({ close, end });
     stream.onAbort(close);
     stopWriting = () => stream.abort();
     const heartbeat = setInterval(() => {
@@ -189,6 +220,7 @@ export function streamThreadEvents(
           queue.length = 0;
           read = 0;
         }
+        if (endAt !== null && lastSent >= endAt) close();
         if (!closed) await new Promise<void>((resolve) => (wake = resolve));
       }
     } catch {
@@ -197,6 +229,7 @@ export function streamThreadEvents(
       clearInterval(heartbeat);
       subscription.unsubscribe();
       unregister();
+      finished();
     }
   });
 }

@@ -35,7 +35,7 @@ export const CHAT_QUERY_METHODS = [
   "updateTurn",
   "activeTurn",
   "threadDetail",
-  "unfinishedTurns",
+  "startedUnfinishedTurns",
   "turnsByIds",
   "getProviderInput",
   "historyBefore",
@@ -59,6 +59,7 @@ export const CHAT_QUERY_METHODS = [
   "lockTurnQueue",
   "queueHead",
   "claimTurn",
+  "releaseTurn",
   "renewLease",
   "threadsAwaitingTurns",
 ] as const;

@@ -121,6 +121,15 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX messages_final_answers ON messages (turn_id, seq, id)
     WHERE kind = 'answer' AND status = 'complete';
   `,
+  // 4: the turns a process started (claimed), so a restart interrupts only those and runs the
+  // never-started ones. A row of its own: writing it into the turn's row would rewrite the
+  // provider input. Unfinished turns of an older file count as started (as they were treated).
+  `
+  CREATE TABLE turn_claims (
+    turn_id TEXT PRIMARY KEY REFERENCES turns (id) ON DELETE CASCADE
+  ) STRICT, WITHOUT ROWID;
+  INSERT INTO turn_claims SELECT id FROM turns WHERE status IN ('running', 'waiting_for_input');
+  `,
 ];
 
 /** Latest schema version this build knows. */

@@ -192,6 +192,33 @@ describe("turn queue and leases", () => {
     expect(await repo.threadsAwaitingTurns()).toContain("queue-2");
   });
 
+  it("lists as started only claimed unfinished turns, and a released claim is queued again", async () => {
+    const [first, second, third] = await threadWithTurns("queue-3", 3);
+    const started = async () =>
+      (await repo.startedUnfinishedTurns())
+        .map((t) => t.id)
+        .filter((id) => id.startsWith("queue-3"));
+    expect(await started()).toEqual([]);
+    await repo.transaction((tx) => tx.claimTurn(first!, "owner-a", 60_000));
+    expect(await started()).toEqual([first]);
+    // Released by another owner: nothing changes; by its owner: queued again, not started.
+    await repo.transaction((tx) => tx.releaseTurn(first!, "owner-b"));
+    expect(await repo.queueHead("queue-3")).toMatchObject({ turn: { id: first }, state: "leased" });
+    await repo.transaction((tx) => tx.releaseTurn(first!, "owner-a"));
+    expect(await repo.queueHead("queue-3")).toMatchObject({ turn: { id: first }, state: "queued" });
+    expect(await started()).toEqual([]);
+    // A finished turn is not left unfinished; the ones behind it were never started.
+    await repo.transaction((tx) => tx.claimTurn(first!, "owner-a", 60_000));
+    await repo.transaction((tx) =>
+      tx.updateTurn({ id: first!, status: "completed", completedAt: now }),
+    );
+    expect(await started()).toEqual([]);
+    await repo.transaction((tx) => tx.claimTurn(second!, "owner-a", 60_000));
+    expect(await started()).toEqual([second]);
+    expect(await repo.queueHead("queue-3")).toMatchObject({ turn: { id: second } });
+    expect(third).toBeDefined();
+  });
+
   it("numbers a thread's events 1, 2, 3… and reads them back after any id", async () => {
     await threadWithTurns("events-1", 0);
     const ids = await repo.transaction(async (tx) => {

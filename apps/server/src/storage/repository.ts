@@ -152,8 +152,11 @@ export class ChatRepository {
          WHERE thread_id = ? AND status IN ('running', 'waiting_for_input')
          ORDER BY prompt_seq LIMIT 1`,
       ),
-      unfinishedTurns: s(
-        `SELECT ${TURN_COLUMNS} FROM turns WHERE status IN ('running', 'waiting_for_input') ORDER BY created_at, prompt_seq`,
+      startedUnfinishedTurns: s(
+        `SELECT ${TURN_COLUMNS} FROM turns
+         WHERE status IN ('running', 'waiting_for_input')
+           AND id IN (SELECT turn_id FROM turn_claims)
+         ORDER BY created_at, prompt_seq`,
       ),
       providerInput: s("SELECT provider_input FROM turns WHERE id = ? AND thread_id = ?"),
       // Sizes first (octet_length reads the record header, not the text), texts only for
@@ -216,6 +219,8 @@ export class ChatRepository {
       ),
       deleteDeltas: s("DELETE FROM events WHERE message_id = ?"),
       turnInput: s("SELECT provider_input FROM turns WHERE id = ?"),
+      insertClaim: s("INSERT INTO turn_claims (turn_id) VALUES (?) ON CONFLICT DO NOTHING"),
+      deleteClaim: s("DELETE FROM turn_claims WHERE turn_id = ?"),
       unfinishedTurnIds: s(
         `SELECT id, thread_id FROM turns WHERE status IN ('running', 'waiting_for_input')`,
       ),
@@ -369,9 +374,12 @@ export class ChatRepository {
     };
   }
 
-  /** Turns left running or waiting by a previous process (crash or shutdown). */
-  unfinishedTurns(): Turn[] {
-    return (this.#stmt.unfinishedTurns.all() as TurnRow[]).map(toTurn);
+  /**
+   * Turns a process started (claimed) and left running or waiting (crash or shutdown). Turns
+   * that never started are not among them: they are still queued.
+   */
+  startedUnfinishedTurns(): Turn[] {
+    return (this.#stmt.startedUnfinishedTurns.all() as TurnRow[]).map(toTurn);
   }
 
   /** The turns with these ids, in the order given (one statement, however many). */
@@ -423,9 +431,10 @@ export class ChatRepository {
     return texts.reverse();
   }
 
-  // The turn queue. One process owns a SQLite file, so leases live in memory: a restart ends
-  // every unfinished turn anyway, and a lease written into the turn's row would rewrite its
-  // provider input (up to 120,000 characters) on every claim and renewal.
+  // The turn queue. One process owns a SQLite file, so leases live in memory; a lease written
+  // into the turn's row would rewrite its provider input (up to 120,000 characters) on every
+  // claim and renewal. A claim also leaves a row in turn_claims, so the next start knows which
+  // turns had started (interrupted) and which are still queued.
 
   /** Serializes claims on a thread's queue until the transaction ends (a no-op in SQLite). */
   lockTurnQueue(_threadId: string): void {}
@@ -441,8 +450,16 @@ export class ChatRepository {
 
   /** Leases a turn to `owner` for `leaseMs`; returns its provider input. */
   claimTurn(turnId: string, owner: string, leaseMs: number): string {
+    this.#stmt.insertClaim.run(turnId);
     this.#leases.set(turnId, { owner, expiresAt: Date.now() + leaseMs });
     return (this.#stmt.turnInput.get(turnId) as { provider_input: string }).provider_input;
+  }
+
+  /** Gives back `owner`'s claim on a turn that never ran (shutdown): it is queued again. */
+  releaseTurn(turnId: string, owner: string): void {
+    if (this.#leases.get(turnId)?.owner !== owner) return;
+    this.#leases.delete(turnId);
+    this.#stmt.deleteClaim.run(turnId);
   }
 
   /** Extends `owner`'s lease; false when the turn has ended or is no longer its own. */

@@ -226,10 +226,11 @@ export class PgQueries implements ChatQueries {
     };
   }
 
-  async unfinishedTurns(): Promise<Turn[]> {
+  async startedUnfinishedTurns(): Promise<Turn[]> {
     const rows = await this.#rows<TurnRow>(
-      "unfinishedTurns",
-      `SELECT ${TURN_COLUMNS} FROM turns WHERE ${UNFINISHED} ORDER BY created_at, prompt_seq`,
+      "startedUnfinishedTurns",
+      `SELECT ${TURN_COLUMNS} FROM turns WHERE ${UNFINISHED} AND lease_owner IS NOT NULL
+       ORDER BY created_at, prompt_seq`,
       [],
     );
     return rows.map(toTurn);
@@ -618,6 +619,15 @@ export class PgQueries implements ChatQueries {
       [owner, Math.round(leaseMs), turnId],
     );
     return row!.provider_input;
+  }
+
+  async releaseTurn(turnId: string, owner: string): Promise<void> {
+    await this.#run(
+      "releaseTurn",
+      `UPDATE turns SET lease_owner = NULL, lease_expires_at = NULL
+       WHERE id = $1 AND lease_owner = $2 AND ${UNFINISHED}`,
+      [turnId, owner],
+    );
   }
 
   async renewLease(turnId: string, owner: string, leaseMs: number): Promise<boolean> {
