@@ -1,0 +1,190 @@
+/**
+ * A real server process killed with SIGKILL while a reply streams and prompts wait behind it,
+ * on the run's store (SQLite file, or PostgreSQL in `server-pg`, where a second process takes
+ * the turn over while the first is down). After the restart:
+ * - every acknowledged prompt is present exactly once;
+ * - the turn that was running is interrupted, and its kept partial text is exactly the text of
+ *   the delta rows committed before the kill, which is a prefix of what clients were streamed;
+ * - the queued turns, never started, complete in order.
+ * CRASH_ROUNDS sets the number of kills (default 2); the figures go to PERFORMANCE.md.
+ */
+import type { MessagePage, ServerEvent, Thread, Turn } from "@app/protocol";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  collectSse,
+  makeTempDir,
+  openTestStore,
+  removeDir,
+  type SseEvent,
+  testDatabaseUrl,
+  testStoreKind,
+  waitFor,
+} from "./testing/harness.ts";
+import { requestJson, type ServerProcess, startServerProcess } from "./testing/serverProcess.ts";
+
+const ROUNDS = Number(process.env.CRASH_ROUNDS ?? 2);
+const LEASE_MS = 1_500;
+const QUEUED = 3;
+let dataDir: string;
+let env: Record<string, string>;
+const running: ServerProcess[] = [];
+
+beforeAll(async () => {
+  dataDir = await makeTempDir("chat-crash-");
+  const databaseUrl = await testDatabaseUrl(dataDir);
+  env = {
+    DATA_DIR: dataDir,
+    WEB_DIST: `${dataDir}/no-web-dist`,
+    DEMO_CHUNK_DELAY_MS: "4",
+    TURN_LEASE_MS: String(LEASE_MS),
+    ...(databaseUrl === null ? {} : { DATABASE_URL: databaseUrl }),
+  };
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all(running.map((p) => p.kill("SIGKILL")));
+  await removeDir(dataDir);
+});
+
+async function start(): Promise<ServerProcess> {
+  const server = await startServerProcess(env);
+  running.push(server);
+  return server;
+}
+
+/** The text of an answer as an SSE client rebuilds it from deltas. */
+function streamedText(events: { data: string }[], messageId: string): string {
+  let text = "";
+  for (const e of events) {
+    const event = JSON.parse(e.data) as ServerEvent;
+    if (event.type === "message.delta" && event.messageId === messageId) {
+      if (event.offset <= text.length) text += event.delta.slice(text.length - event.offset);
+    }
+  }
+  return text;
+}
+
+/** The text of the answer's committed delta rows, read from the store after the kill. */
+async function committedText(threadId: string, messageId: string): Promise<string> {
+  const store = await openTestStore(dataDir);
+  try {
+    let text = "";
+    for (const { event } of await store.eventsAfter(threadId, 0, 1_000_000)) {
+      if (event.type !== "message.delta" || event.messageId !== messageId) continue;
+      // Every row starts where the previous one ended.
+      expect(event.offset).toBe(text.length);
+      text += event.delta;
+    }
+    return text;
+  } finally {
+    await store.close();
+  }
+}
+
+describe(`a server process killed mid-reply with a queue (${testStoreKind})`, () => {
+  it(`keeps every acknowledged prompt once, the committed partial text, and runs the queue (${ROUNDS} kills)`, async () => {
+    const figures: Record<string, number>[] = [];
+    let server = await start();
+    // PostgreSQL: a second process stays up and takes the turn over while the first is down.
+    const other = testStoreKind === "postgres" ? await start() : null;
+    for (let round = 0; round < ROUNDS; round++) {
+      const thread = await requestJson<Thread>(server, "/api/threads", {});
+      const url = `${server.url}/api/threads/${thread.id}/events`;
+      const acknowledged: Turn[] = [];
+      let answerId = "";
+      let createdAt = Number.POSITIVE_INFINITY;
+      // The client's Last-Event-ID: it moves on bare `id:` lines too, as stored delta rows
+      // of text the client already has are sent.
+      const cursor = { lastEventId: "0" };
+      // Stream until some of the answer is committed, then queue prompts and kill.
+      const events = await collectSse(url, {
+        lastEventId: "0",
+        cursor,
+        onOpen: async () => {
+          const sent = await requestJson<{ turn: Turn }>(
+            server,
+            `/api/threads/${thread.id}/turns`,
+            { input: `long reply please, round ${round}` },
+          );
+          acknowledged.push(sent.turn);
+        },
+        until: (seen) => {
+          for (const e of seen) {
+            const event = JSON.parse(e.data) as ServerEvent;
+            if (event.type === "message.created" && event.message.kind === "answer") {
+              answerId = event.message.id;
+              createdAt = Number(e.id);
+            }
+          }
+          // A stored delta row of the answer has committed (stored events carry ids).
+          return Number(cursor.lastEventId) > createdAt;
+        },
+      });
+      for (let i = 0; i < QUEUED; i++) {
+        const target = other !== null && i % 2 === 1 ? other : server;
+        const sent = await requestJson<{ turn: Turn }>(target, `/api/threads/${thread.id}/turns`, {
+          input: `queued ${i}, round ${round}`,
+        });
+        acknowledged.push(sent.turn);
+      }
+      // What clients have been streamed up to the kill (this client reads on until then).
+      // (The stream breaks at the kill: the events seen so far are kept by reference.)
+      let more: SseEvent[] = [];
+      const reading = collectSse(url, {
+        lastEventId: "0",
+        until: (seen) => {
+          more = seen;
+          return false;
+        },
+      }).catch(() => []);
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      await server.kill("SIGKILL");
+      await reading;
+      const streamed = streamedText([...events, ...more], answerId);
+
+      const committed = await committedText(thread.id, answerId);
+      const restartedAt = performance.now();
+      server = await start();
+      const page = await waitFor(async () => {
+        const p = await requestJson<MessagePage>(
+          server,
+          `/api/threads/${thread.id}/messages?limit=200`,
+        );
+        return p.turns.length === acknowledged.length &&
+          p.turns.every((t) => t.status !== "running")
+          ? p
+          : undefined;
+      }, 60_000);
+      const recoveredMs = performance.now() - restartedAt;
+
+      // Every acknowledged prompt, once, in the order sent.
+      const prompts = page.messages.filter((m) => m.kind === "prompt");
+      expect(prompts.map((m) => m.turnId)).toEqual(acknowledged.map((t) => t.id));
+      // The running turn is interrupted; the queued ones completed, in order.
+      const status = new Map(page.turns.map((t) => [t.id, t]));
+      expect(status.get(acknowledged[0]!.id)).toMatchObject({
+        status: "failed",
+        error: { code: "interrupted" },
+      });
+      for (const turn of acknowledged.slice(1)) {
+        expect(status.get(turn.id)?.status).toBe("completed");
+      }
+      const answers = page.messages.filter((m) => m.kind === "answer");
+      expect(answers.map((m) => m.turnId)).toEqual(acknowledged.map((t) => t.id));
+      // The kept partial text is the committed rows' text, a prefix of what was streamed.
+      const kept = answers[0]!;
+      expect(kept.id).toBe(answerId);
+      expect(kept.status).toBe("error");
+      expect(committed.length).toBeGreaterThan(0);
+      expect(kept.text).toBe(committed);
+      expect(streamed.startsWith(committed)).toBe(true);
+      figures.push({
+        streamed: streamed.length,
+        kept: kept.text.length,
+        lostSinceLastCommit: streamed.length - kept.text.length,
+        recoveredMs: Math.round(recoveredMs),
+      });
+    }
+    console.log(`crash figures (${testStoreKind}): ${JSON.stringify(figures)}`);
+  }, 180_000);
+});
