@@ -1,28 +1,213 @@
 /**
- * The storage interface the domain talks to, with two implementations: SQLite (embedded, the
- * default; `sqliteStore.ts`) and PostgreSQL (`DATABASE_URL`; `postgres/postgresStore.ts`).
+ * The storage contract the domain talks to: the record types and the queries, with two
+ * implementations: SQLite (embedded, the default; `sqliteStore.ts` over the synchronous
+ * `repository.ts`) and PostgreSQL (`DATABASE_URL`; `postgres/postgresStore.ts` over
+ * `postgres/pgQueries.ts`). Both keep only SQL; the logic they share (paging windows, the
+ * history budget, rebuilding a streaming message from its delta rows) is `storeLogic.ts`.
  *
  * Every query is async so PostgreSQL can serve it over the network; the SQLite store answers
- * each one synchronously underneath (better-sqlite3) and only wraps the result. The queries are
- * exactly the public methods of the SQLite {@link ChatRepository} listed in
- * {@link CHAT_QUERY_METHODS}, so both stores keep one contract, pinned by the contract tests
- * (`repository.test.ts` and the API tests run against both).
+ * each one synchronously underneath and only wraps the result. Both are held to this one
+ * contract by the contract tests (`repository.test.ts` and the API tests run against both).
  */
-import type { ChatRepository, StoredEvent } from "./repository.ts";
+import type {
+  Message,
+  ServerEvent,
+  Thread,
+  Turn,
+  TurnStatus,
+  UserInputQuestion,
+  UserInputRequest,
+} from "@app/protocol";
 
 export { DEFAULT_THREAD_TITLE } from "../titles.ts";
-export type {
-  HistoryBudget,
-  HistoryTurn,
-  MessageWindow,
-  QueueHead,
-  StoredEvent,
-  ThreadDetailRecord,
-  ThreadRecord,
-  UserInputRecord,
-} from "./repository.ts";
 
-/** The queries of both stores (method names of {@link ChatRepository}). */
+/** A thread row plus what only the server needs (title origin, event counter). */
+export interface ThreadRecord {
+  thread: Thread;
+  titleSource: "default" | "custom" | "prompt";
+  lastEventId: number;
+}
+
+/** What `GET /api/threads/:threadId` shows, read in one snapshot. */
+export interface ThreadDetailRecord {
+  record: ThreadRecord;
+  activeTurn: Turn | null;
+  pendingUserInput: UserInputRequest | null;
+}
+
+/** A user-input request plus its resolution state. */
+export interface UserInputRecord {
+  request: UserInputRequest;
+  status: "pending" | "answered" | "cancelled";
+  /** The answers once `answered`. */
+  answers: Record<string, string> | null;
+}
+
+/**
+ * The oldest unfinished turn of a thread, as the turn queue sees it: `queued` (no lease, free
+ * to claim), `leased` (a live process runs it) or `expired` (its process stopped renewing).
+ */
+export interface QueueHead {
+  turn: Turn;
+  state: "queued" | "leased" | "expired";
+}
+
+/** A persisted SSE event. */
+export interface StoredEvent {
+  id: number;
+  event: ServerEvent;
+  /** The stored JSON of `event`. */
+  data: string;
+}
+
+/** One earlier turn as history: its provider input and its final complete answer, if any. */
+export interface HistoryTurn {
+  input: string;
+  answer: string | null;
+}
+
+/** How much history a turn may carry: whole turns, newest first, within both bounds. */
+export interface HistoryBudget {
+  maxTurns: number;
+  /** Budget over input plus answer, counted in UTF-8 bytes (never fewer than characters). */
+  maxChars: number;
+}
+
+/** A run of messages plus whether more exist on either side. */
+export interface MessageWindow {
+  messages: Message[];
+  hasOlder: boolean;
+  hasNewer: boolean;
+}
+
+/** Every query of both stores, inside a transaction or not. */
+export interface ChatQueries {
+  // Threads
+  createThread(input: { id: string; title: string | null; now: string }): Promise<Thread>;
+  getThread(id: string): Promise<ThreadRecord | null>;
+  listThreads(limit?: number): Promise<Thread[]>;
+  setThreadTitle(input: {
+    id: string;
+    title: string;
+    titleSource: "custom" | "prompt";
+    branchName: string | null;
+    now: string;
+  }): Promise<Thread>;
+
+  // Turns
+  /** False until the thread's first prompt. */
+  hasTurns(threadId: string): Promise<boolean>;
+  /** Inserts a queued turn and its prompt message (inside a transaction). */
+  insertTurnWithPrompt(input: {
+    threadId: string;
+    turnId: string;
+    messageId: string;
+    text: string;
+    providerInput: string;
+    now: string;
+  }): Promise<{ turn: Turn; message: Message }>;
+  getTurn(id: string): Promise<Turn | null>;
+  /** Prompt position of a turn, used to order history. */
+  getTurnPromptSeq(id: string): Promise<number | null>;
+  updateTurn(input: {
+    id: string;
+    status: TurnStatus;
+    error?: { code: string; message: string } | null;
+    completedAt?: string | null;
+  }): Promise<Turn>;
+  /** The oldest turn of the thread that is still running or waiting for input. */
+  activeTurn(threadId: string): Promise<Turn | null>;
+  /** The thread, its active turn and pending question, in one snapshot (null: no thread). */
+  threadDetail(threadId: string): Promise<ThreadDetailRecord | null>;
+  /**
+   * Turns a process started (claimed) and left running or waiting (crash or shutdown). Turns
+   * that never started are not among them: they are still queued.
+   */
+  startedUnfinishedTurns(): Promise<Turn[]>;
+  /** The turns with these ids, in the order given. */
+  turnsByIds(ids: readonly string[]): Promise<Turn[]>;
+  /** Exact provider input of a turn of this thread, or null. */
+  getProviderInput(threadId: string, turnId: string): Promise<string | null>;
+  /**
+   * History for the turn whose prompt sits at `beforeSeq`, oldest first: the newest earlier
+   * turns that fit `budget` whole (`storeLogic.turnsWithinBudget`).
+   */
+  historyBefore(threadId: string, beforeSeq: number, budget: HistoryBudget): Promise<HistoryTurn[]>;
+
+  // Messages
+  insertAssistantMessage(input: {
+    id: string;
+    threadId: string;
+    turnId: string;
+    kind: "progress" | "answer" | "error";
+    text: string;
+    status: "streaming" | "complete" | "error";
+    now: string;
+  }): Promise<Message>;
+  /** A streaming message's text is its stored rows joined (`storeLogic.replayDeltas`). */
+  getMessage(id: string): Promise<Message | null>;
+  /** Writes a message's whole text and final status (once, when it stops streaming). */
+  finishMessage(id: string, text: string, status: "complete" | "error"): Promise<Message>;
+  streamingMessagesOfTurn(turnId: string): Promise<Message[]>;
+  /** Up to `limit` messages with seq < `beforeSeq` (null: the newest), oldest first. */
+  messagesBefore(threadId: string, beforeSeq: number | null, limit: number): Promise<MessageWindow>;
+  /** Up to `limit` messages with seq > `afterSeq`, oldest first. */
+  messagesAfter(threadId: string, afterSeq: number, limit: number): Promise<MessageWindow>;
+  /** A window of `limit` messages containing `anchor` (`storeLogic.aroundWindow`). */
+  messagesAround(anchor: Message, limit: number): Promise<MessageWindow>;
+  /** Up to `limit` messages with `afterSeq` < seq <= `untilSeq`, oldest first (export pages). */
+  messagesBetween(
+    threadId: string,
+    afterSeq: number,
+    untilSeq: number,
+    limit: number,
+  ): Promise<Message[]>;
+  /** Seq of the thread's newest message (0 when it has none). */
+  lastSeq(threadId: string): Promise<number>;
+
+  // User-input requests
+  insertUserInputRequest(input: {
+    id: string;
+    threadId: string;
+    turnId: string;
+    questions: UserInputQuestion[];
+    now: string;
+  }): Promise<UserInputRequest>;
+  getUserInputRequest(id: string): Promise<UserInputRecord | null>;
+  pendingUserInput(threadId: string): Promise<UserInputRequest | null>;
+  pendingUserInputIdsOfTurn(turnId: string): Promise<string[]>;
+  /** Marks a pending request answered or cancelled; false when it was not pending. */
+  resolveUserInputRequest(input: {
+    id: string;
+    status: "answered" | "cancelled";
+    answers: Record<string, string> | null;
+    now: string;
+  }): Promise<boolean>;
+
+  // Events
+  /** Appends an event to the thread's log and returns its id (next in the thread's sequence). */
+  appendEvent(threadId: string, event: ServerEvent, data?: string): Promise<number>;
+  /** Stored events with id > `afterId`, in order, at most `limit`. */
+  eventsAfter(threadId: string, afterId: number, limit: number): Promise<StoredEvent[]>;
+  /** Drops the delta rows of a completed message: its message.completed event carries the text. */
+  deleteDeltaEvents(messageId: string): Promise<void>;
+
+  // The turn queue (domain/turnQueue.ts)
+  /** Serializes claims on a thread's queue until the transaction ends. */
+  lockTurnQueue(threadId: string): Promise<void>;
+  /** The thread's oldest unfinished turn and its lease state, or null when none is left. */
+  queueHead(threadId: string): Promise<QueueHead | null>;
+  /** Leases a turn to `owner` for `leaseMs` and marks it started; returns its provider input. */
+  claimTurn(turnId: string, owner: string, leaseMs: number): Promise<string>;
+  /** Gives back `owner`'s claim on a turn that never ran (shutdown): it is queued again. */
+  releaseTurn(turnId: string, owner: string): Promise<void>;
+  /** Extends `owner`'s lease; false when the turn has ended or is no longer its own. */
+  renewLease(turnId: string, owner: string, leaseMs: number): Promise<boolean>;
+  /** Threads with an unfinished turn that nobody holds a live lease on (queued or abandoned). */
+  threadsAwaitingTurns(): Promise<string[]>;
+}
+
+/** The query names, for wrapping a store's queries one by one (`sqliteStore.ts`). */
 export const CHAT_QUERY_METHODS = [
   "createThread",
   "getThread",
@@ -62,15 +247,19 @@ export const CHAT_QUERY_METHODS = [
   "releaseTurn",
   "renewLease",
   "threadsAwaitingTurns",
-] as const;
+] as const satisfies readonly (keyof ChatQueries)[];
 
-type QueryMethod = (typeof CHAT_QUERY_METHODS)[number];
-type Async<T> = {
-  [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<R> : never;
+// Every query is listed: a method missing above fails to compile here.
+type Unlisted = Exclude<keyof ChatQueries, (typeof CHAT_QUERY_METHODS)[number]>;
+const everyQueryListed: [Unlisted] extends [never] ? true : Unlisted = true;
+void everyQueryListed;
+
+/** The same queries answered synchronously (the SQLite repository under `sqliteStore.ts`). */
+export type SyncQueries = {
+  [K in keyof ChatQueries]: ChatQueries[K] extends (...args: infer A) => Promise<infer R>
+    ? (...args: A) => R
+    : never;
 };
-
-/** Every query, inside a transaction or not. */
-export type ChatQueries = Async<Pick<ChatRepository, QueryMethod>>;
 
 /** Receives the events of a thread once they are committed, in id order, each once. */
 export type CommittedEventsSink = (threadId: string, events: StoredEvent[]) => void;

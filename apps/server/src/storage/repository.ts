@@ -1,6 +1,7 @@
 /**
- * The only module that knows SQL. Every method is synchronous (better-sqlite3) and uses
- * prepared statements; callers group writes that belong together with {@link ChatRepository.transaction}.
+ * The SQLite queries of the store contract (`chatStore.ts`), synchronous (better-sqlite3) and
+ * prepared once; `sqliteStore.ts` wraps them as async queries and runs its transactions. Only
+ * SQL lives here: paging windows, the history budget and the delta replay are `storeLogic.ts`.
  * Storage faults (disk full, read-only, I/O errors) leave it as {@link StorageUnavailableError}.
  *
  * A streaming message's text is not rewritten on every chunk: each flush appends one
@@ -18,6 +19,17 @@ import type {
   UserInputRequest,
 } from "@app/protocol";
 import { DEFAULT_THREAD_TITLE } from "../titles.ts";
+import type {
+  HistoryBudget,
+  HistoryTurn,
+  MessageWindow,
+  QueueHead,
+  StoredEvent,
+  SyncQueries,
+  ThreadDetailRecord,
+  ThreadRecord,
+  UserInputRecord,
+} from "./chatStore.ts";
 import type { SqliteDatabase } from "./db.ts";
 import {
   MESSAGE_COLUMNS,
@@ -33,65 +45,7 @@ import {
   type UserInputRow,
 } from "./rows.ts";
 import { translateStorageError } from "./storageErrors.ts";
-
-/** A thread row plus what only the server needs (title origin, event counter). */
-export interface ThreadRecord {
-  thread: Thread;
-  titleSource: "default" | "custom" | "prompt";
-  lastEventId: number;
-}
-
-/** What `GET /api/threads/:threadId` shows, read in one snapshot. */
-export interface ThreadDetailRecord {
-  record: ThreadRecord;
-  activeTurn: Turn | null;
-  pendingUserInput: UserInputRequest | null;
-}
-
-/** A user-input request plus its resolution state. */
-export interface UserInputRecord {
-  request: UserInputRequest;
-  status: "pending" | "answered" | "cancelled";
-  /** The answers once `answered`. */
-  answers: Record<string, string> | null;
-}
-
-/**
- * The oldest unfinished turn of a thread, as the turn queue sees it: `queued` (no lease, free
- * to claim), `leased` (a live process runs it) or `expired` (its process stopped renewing).
- */
-export interface QueueHead {
-  turn: Turn;
-  state: "queued" | "leased" | "expired";
-}
-
-/** A persisted SSE event. */
-export interface StoredEvent {
-  id: number;
-  event: ServerEvent;
-  /** The stored JSON of `event`. */
-  data: string;
-}
-
-/** One earlier turn as history: its provider input and its final complete answer, if any. */
-export interface HistoryTurn {
-  input: string;
-  answer: string | null;
-}
-
-/** How much history a turn may carry: whole turns, newest first, within both bounds. */
-export interface HistoryBudget {
-  maxTurns: number;
-  /** Budget over input plus answer, counted in UTF-8 bytes (never fewer than characters). */
-  maxChars: number;
-}
-
-/** A run of messages plus whether more exist on either side. */
-export interface MessageWindow {
-  messages: Message[];
-  hasOlder: boolean;
-  hasNewer: boolean;
-}
+import { aroundWindow, pageOf, turnsWithinBudget, withDeltas } from "./storeLogic.ts";
 
 /**
  * The newest `@limit` turns of thread `@thread` before prompt seq `@before`, each with the id of
@@ -106,7 +60,7 @@ const HISTORY_TURNS = `WITH h AS (
   ORDER BY t.prompt_seq DESC LIMIT @limit)`;
 
 /** Typed access to the chat tables. Construct once per database connection. */
-export class ChatRepository {
+export class ChatRepository implements SyncQueries {
   readonly #db: SqliteDatabase;
   readonly #environmentId: string;
   readonly #stmt;
@@ -415,13 +369,10 @@ export class ChatRepository {
       inputBytes: number;
       answerBytes: number | null;
     }[];
-    let used = 0;
-    let count = 0;
-    for (const size of sizes) {
-      used += size.inputBytes + (size.answerBytes ?? 0);
-      if (used > budget.maxChars) break;
-      count++;
-    }
+    const count = turnsWithinBudget(
+      sizes.map((size) => size.inputBytes + (size.answerBytes ?? 0)),
+      budget,
+    );
     if (count === 0) return [];
     const texts = this.#stmt.historyTexts.all({
       thread: threadId,
@@ -540,12 +491,11 @@ export class ChatRepository {
   #toMessage(row: MessageRow): Message {
     const message = toMessage(row);
     if (row.status !== "streaming") return message;
-    let text = row.text;
-    for (const { data } of this.#stmt.deltaRows.all(row.id) as { data: string }[]) {
-      const event = JSON.parse(data) as ServerEvent;
-      if (event.type === "message.delta" && event.offset === text.length) text += event.delta;
-    }
-    return { ...message, text };
+    const deltas = this.#stmt.deltaRows.all(row.id) as { data: string }[];
+    return withDeltas(
+      message,
+      deltas.map((delta) => delta.data),
+    );
   }
 
   /** Up to `limit` messages with seq < `beforeSeq` (null: the newest), oldest first. */
@@ -555,46 +505,36 @@ export class ChatRepository {
       beforeSeq ?? Number.MAX_SAFE_INTEGER,
       limit + 1,
     ) as MessageRow[];
-    const hasOlder = rows.length > limit;
-    const page = rows
-      .slice(0, limit)
-      .reverse()
-      .map((row) => this.#toMessage(row));
-    return { messages: page, hasOlder, hasNewer: false };
+    const { page, more } = pageOf(rows, limit);
+    return {
+      messages: page.reverse().map((row) => this.#toMessage(row)),
+      hasOlder: more,
+      hasNewer: false,
+    };
   }
 
   /** Up to `limit` messages with seq > `afterSeq`, oldest first. */
   messagesAfter(threadId: string, afterSeq: number, limit: number): MessageWindow {
     const rows = this.#stmt.pageAfter.all(threadId, afterSeq, limit + 1) as MessageRow[];
-    const hasNewer = rows.length > limit;
-    const page = rows.slice(0, limit).map((row) => this.#toMessage(row));
+    const { page, more } = pageOf(rows, limit);
     const first = page[0];
     const hasOlder = first ? this.#hasMessageBefore(threadId, first.seq) : afterSeq > 0;
-    return { messages: page, hasOlder, hasNewer };
+    return { messages: page.map((row) => this.#toMessage(row)), hasOlder, hasNewer: more };
   }
 
-  /**
-   * A window of `limit` messages containing `anchor`: about half older, the rest newer, shifted
-   * when one side runs out so the window stays full where the thread allows it.
-   */
+  /** A window of `limit` messages containing `anchor` ({@link aroundWindow}). */
   messagesAround(anchor: Message, limit: number): MessageWindow {
-    const olderWanted = Math.floor((limit - 1) / 2);
-    // Fetch enough on each side to refill from the other when one side is short.
+    // Enough on each side to refill from the other when one side is short.
     const older = (
       this.#stmt.pageBefore.all(anchor.threadId, anchor.seq, limit) as MessageRow[]
     ).reverse();
     const newer = this.#stmt.pageAfter.all(anchor.threadId, anchor.seq, limit) as MessageRow[];
-    let olderTake = Math.min(olderWanted, older.length);
-    const newerTake = Math.min(newer.length, limit - 1 - olderTake);
-    olderTake = Math.min(older.length, limit - 1 - newerTake);
-    const olderPart = older.slice(older.length - olderTake);
-    const newerPart = newer.slice(0, newerTake);
+    const window = aroundWindow(older, newer, limit);
     const convert = (row: MessageRow) => this.#toMessage(row);
-    const messages = [...olderPart.map(convert), anchor, ...newerPart.map(convert)];
     return {
-      messages,
-      hasOlder: older.length > olderTake,
-      hasNewer: newer.length > newerTake,
+      messages: [...window.older.map(convert), anchor, ...window.newer.map(convert)],
+      hasOlder: window.hasOlder,
+      hasNewer: window.hasNewer,
     };
   }
 

@@ -4,7 +4,7 @@
  * `postgres/pgQueries.ts` for PostgreSQL), since the dialects differ.
  */
 import type { Message, MessageKind, Turn, TurnStatus, UserInputQuestion } from "@app/protocol";
-import type { ThreadRecord, UserInputRecord } from "./repository.ts";
+import type { ThreadRecord, UserInputRecord } from "./chatStore.ts";
 
 export type ThreadRow = {
   id: string;

@@ -13,9 +13,10 @@ import {
   type ChatQueries,
   type ChatStore,
   type CommittedEventsSink,
+  type StoredEvent,
 } from "./chatStore.ts";
 import type { SqliteDatabase } from "./db.ts";
-import { ChatRepository, type StoredEvent } from "./repository.ts";
+import { ChatRepository } from "./repository.ts";
 import { translateStorageError } from "./storageErrors.ts";
 import { startWalCheckpointer } from "./walCheckpointer.ts";
 

@@ -1,7 +1,8 @@
 /**
- * The chat queries in PostgreSQL: the same contract as the SQLite {@link ChatRepository}
- * (`../repository.ts`), run on a pool (outside transactions) or on one client (inside one).
- * Statements are named, so each connection prepares them once.
+ * The PostgreSQL queries of the store contract (`../chatStore.ts`), run on a pool (outside
+ * transactions) or on one client (inside one). Statements are named, so each connection
+ * prepares them once. Only SQL lives here: paging windows, the history budget and the delta
+ * replay are `../storeLogic.ts`, shared with SQLite.
  */
 import type {
   Message,
@@ -39,6 +40,7 @@ import {
   USER_INPUT_COLUMNS,
   type UserInputRow,
 } from "../rows.ts";
+import { aroundWindow, pageOf, turnsWithinBudget, withDeltas } from "../storeLogic.ts";
 import { LOCK_NAMESPACE } from "./migrations.ts";
 
 /** Runs one statement (pool or client). */
@@ -281,13 +283,13 @@ export class PgQueries implements ChatQueries {
        ORDER BY t.prompt_seq DESC LIMIT $3`,
       [threadId, beforeSeq, budget.maxTurns],
     );
-    const chosen: typeof rows = [];
-    let used = 0;
-    for (const row of rows) {
-      used += row.input_bytes + row.answer_bytes;
-      if (used > budget.maxChars) break;
-      chosen.push(row);
-    }
+    const chosen = rows.slice(
+      0,
+      turnsWithinBudget(
+        rows.map((row) => row.input_bytes + row.answer_bytes),
+        budget,
+      ),
+    );
     if (chosen.length === 0) return [];
     const texts = await this.#rows<{ turn_id: string; input: string; answer: string | null }>(
       "historyTexts",
@@ -386,12 +388,10 @@ export class PgQueries implements ChatQueries {
       "SELECT data FROM events WHERE message_id = $1 ORDER BY thread_id, id",
       [row.id],
     );
-    let text = row.text;
-    for (const { data } of deltas) {
-      const event = JSON.parse(data) as ServerEvent;
-      if (event.type === "message.delta" && event.offset === text.length) text += event.delta;
-    }
-    return { ...message, text };
+    return withDeltas(
+      message,
+      deltas.map((delta) => delta.data),
+    );
   }
 
   async #toMessages(rows: MessageRow[]): Promise<Message[]> {
@@ -424,38 +424,34 @@ export class PgQueries implements ChatQueries {
     limit: number,
   ): Promise<MessageWindow> {
     const rows = await this.#pageBefore(threadId, beforeSeq ?? Number.MAX_SAFE_INTEGER, limit + 1);
-    const hasOlder = rows.length > limit;
-    const page = await this.#toMessages(rows.slice(0, limit).reverse());
-    return { messages: page, hasOlder, hasNewer: false };
+    const { page, more } = pageOf(rows, limit);
+    return { messages: await this.#toMessages(page.reverse()), hasOlder: more, hasNewer: false };
   }
 
   async messagesAfter(threadId: string, afterSeq: number, limit: number): Promise<MessageWindow> {
     const rows = await this.#pageAfter(threadId, afterSeq, limit + 1);
-    const hasNewer = rows.length > limit;
-    const page = await this.#toMessages(rows.slice(0, limit));
+    const { page, more } = pageOf(rows, limit);
     const first = page[0];
     const hasOlder = first
       ? (await this.#pageBefore(threadId, first.seq, 1)).length > 0
       : afterSeq > 0;
-    return { messages: page, hasOlder, hasNewer };
+    return { messages: await this.#toMessages(page), hasOlder, hasNewer: more };
   }
 
   async messagesAround(anchor: Message, limit: number): Promise<MessageWindow> {
-    const olderWanted = Math.floor((limit - 1) / 2);
     const [olderDesc, newer] = await Promise.all([
       this.#pageBefore(anchor.threadId, anchor.seq, limit),
       this.#pageAfter(anchor.threadId, anchor.seq, limit),
     ]);
-    const older = olderDesc.reverse();
-    let olderTake = Math.min(olderWanted, older.length);
-    const newerTake = Math.min(newer.length, limit - 1 - olderTake);
-    olderTake = Math.min(older.length, limit - 1 - newerTake);
-    const olderPart = await this.#toMessages(older.slice(older.length - olderTake));
-    const newerPart = await this.#toMessages(newer.slice(0, newerTake));
+    const window = aroundWindow(olderDesc.reverse(), newer, limit);
     return {
-      messages: [...olderPart, anchor, ...newerPart],
-      hasOlder: older.length > olderTake,
-      hasNewer: newer.length > newerTake,
+      messages: [
+        ...(await this.#toMessages(window.older)),
+        anchor,
+        ...(await this.#toMessages(window.newer)),
+      ],
+      hasOlder: window.hasOlder,
+      hasNewer: window.hasNewer,
     };
   }
 
