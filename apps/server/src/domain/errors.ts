@@ -4,6 +4,7 @@
  * `{ error: { code, message, details? } }`.
  */
 import type { ErrorCode } from "@app/protocol";
+import { isStorageFault } from "../storage/storageErrors.ts";
 
 export class DomainError extends Error {
   override readonly name = "DomainError";
@@ -20,4 +21,16 @@ export class DomainError extends Error {
 /** The thread id does not exist. */
 export function threadNotFound(threadId: string): DomainError {
   return new DomainError("thread_not_found", `Thread "${threadId}" does not exist.`);
+}
+
+/**
+ * How the domain reports a failed request: a {@link DomainError} as it is, a storage fault (disk
+ * full, read-only, connection lost) as `storage_unavailable` (nothing was changed, and reads
+ * keep working); null for anything else, which is a bug.
+ */
+export function asDomainError(error: unknown): DomainError | null {
+  if (error instanceof DomainError) return error;
+  if (!isStorageFault(error)) return null;
+  const detail = error instanceof Error ? error.message : "The storage failed.";
+  return new DomainError("storage_unavailable", `${detail} Try again later.`);
 }

@@ -17,13 +17,12 @@ import { z } from "zod";
 /** `POST .../cancel` takes an empty JSON object (the body only proves a JSON request). */
 const CancelTurnBodySchema = z.object({}).strict();
 
-import { DomainError } from "../domain/errors.ts";
+import { asDomainError, DomainError } from "../domain/errors.ts";
 import type { ThreadEventLog } from "../domain/events.ts";
 import type { ProviderService } from "../domain/providerService.ts";
 import { MAX_PAGE_LIMIT, type ThreadService } from "../domain/threadService.ts";
 import type { WorkspaceFileIndex } from "../domain/workspaceFiles.ts";
 import { type Logger, silentLogger } from "../logger.ts";
-import { isStorageFault } from "../storage/storageErrors.ts";
 import { authMiddleware } from "./auth.ts";
 import { type HostPolicy, hostGuard, writeGuard } from "./browserSafety.ts";
 import { errorResponse } from "./errors.ts";
@@ -65,17 +64,8 @@ export function createApp(deps: AppDependencies): Hono {
   const logger = deps.logger ?? silentLogger;
 
   app.onError((error, c) => {
-    if (error instanceof DomainError) {
-      return errorResponse(c, error.code, error.message, error.details);
-    }
-    if (isStorageFault(error)) {
-      // Disk full, read-only or failing: nothing was changed, and reads still work.
-      return errorResponse(
-        c,
-        "storage_unavailable",
-        `${error instanceof Error ? error.message : "The storage failed."} Try again later.`,
-      );
-    }
+    const known = asDomainError(error);
+    if (known !== null) return errorResponse(c, known.code, known.message, known.details);
     logger.error(`${c.req.method} ${c.req.path} failed:`, error);
     return errorResponse(c, "internal_error", "The server failed to handle this request.");
   });
