@@ -17,30 +17,45 @@
  * - a stopped turn never waits for its adapter: the next queued turn starts at once;
  * - storage faults never end the process: a final state that cannot be written waits in
  *   {@link StorageRetry} until it can.
+ *
+ * It sends and runs turns; questions to the user are {@link UserInputRequests}', and the record
+ * of how a turn ended is `turnOutcome.ts`'s.
  */
 import { randomUUID } from "node:crypto";
 import { expandAssistantCitationsForProvider, PROVIDER_INPUT_MAX_CHARS } from "@app/citations";
-import type { SendTurnResponse, ServerEvent, Turn, TurnErrorCode, TurnStatus } from "@app/protocol";
-import { UserInputQuestionSchema } from "@app/protocol";
-import { z } from "zod";
+import type { SendTurnResponse, ServerEvent, Turn } from "@app/protocol";
 import { type Logger, silentLogger } from "../logger.ts";
 import type {
   ProviderAdapter,
   ProviderHistoryEntry,
   ProviderTurnContext,
-  UserInputQuestion,
 } from "../providers/types.ts";
 import type { ChatStore, HistoryBudget, HistoryTurn } from "../storage/chatStore.ts";
 import { isStorageFault } from "../storage/storageErrors.ts";
 import { deriveThreadNames } from "../titles.ts";
 import { DomainError, threadNotFound } from "./errors.ts";
-import type { EventTx, ThreadEventLog } from "./events.ts";
-import { storableProviderText, storableQuestions, storableWriter } from "./providerText.ts";
+import type { ThreadEventLog } from "./events.ts";
+import { storableWriter } from "./providerText.ts";
 import { StorageRetry } from "./storageRetry.ts";
 import { TurnDeadlines } from "./turnDeadlines.ts";
+import {
+  CANCELLED,
+  COMPLETED,
+  deadlineStop,
+  failureOutcome,
+  finishStoredMessages,
+  isUnfinished,
+  recordInterrupted,
+  recordOutcome,
+  stopOutcome,
+  type TurnOutcome,
+} from "./turnOutcome.ts";
 import { TurnQueue } from "./turnQueue.ts";
 import { TurnStop } from "./turnStop.ts";
 import { TurnWriter } from "./turnWriter.ts";
+import { type UserInputAnswerResult, UserInputRequests } from "./userInputRequests.ts";
+
+export type { UserInputAnswerResult };
 
 /** Defaults of the limits (DESIGN.md section 7; env vars of the same names in config.ts). */
 export const DEFAULT_PROVIDER_IDLE_TIMEOUT_MS = 60_000;
@@ -81,17 +96,6 @@ export interface ProviderServiceOptions {
   logger?: Logger;
 }
 
-/** Result of answering a pending user-input request. */
-export interface UserInputAnswerResult {
-  requestId: string;
-  turn: Turn;
-}
-
-/** How a turn ended. */
-type TurnOutcome = {
-  status: Extract<TurnStatus, "completed" | "failed" | "cancelled">;
-  error: { code: TurnErrorCode; message: string } | null;
-};
 /** A turn that is running in this process. */
 type RunningTurn = {
   threadId: string;
@@ -101,16 +105,6 @@ type RunningTurn = {
   /** Resolves once the turn's end is handled (recorded, or waiting for storage). */
   settled: Promise<void>;
 };
-type Waiter = {
-  threadId: string;
-  turnId: string;
-  /** This process is recording the answers (so the event that follows is not news). */
-  answeredHere: boolean;
-  resolve: (answers: Record<string, string>) => void;
-  reject: (reason: unknown) => void;
-};
-
-const QuestionsSchema = z.array(UserInputQuestionSchema).min(1);
 const SHUTDOWN_GRACE_MS = 2_000;
 
 export class ProviderService {
@@ -126,7 +120,7 @@ export class ProviderService {
   readonly #queue: TurnQueue;
   readonly #logger: Logger;
   readonly #running = new Map<string, RunningTurn>();
-  readonly #waiters = new Map<string, Waiter>();
+  readonly #questions: UserInputRequests;
   readonly #ready: Promise<void>;
   #closing = false;
   #closed = false;
@@ -142,13 +136,19 @@ export class ProviderService {
     this.#maxReplyChars = options.maxReplyChars ?? DEFAULT_MAX_REPLY_CHARS;
     this.#logger = options.logger ?? silentLogger;
     this.#retry = new StorageRetry(options.storageRetryMs ?? STORAGE_RETRY_MS, this.#logger);
+    this.#questions = new UserInputRequests({
+      store: this.#store,
+      events: this.#events,
+      now: this.#now,
+      logger: this.#logger,
+    });
     const leaseMs = options.turnLeaseMs ?? DEFAULT_TURN_LEASE_MS;
     this.#queue = new TurnQueue({
       store: this.#store,
       events: this.#events,
       leaseMs,
       run: (threadId, turnId, input) => this.#runTurn(threadId, turnId, input),
-      interrupt: (w, turn) => this.#recordInterrupted(w, turn),
+      interrupt: (w, turn) => recordInterrupted(w, turn, this.#now),
     });
     // SQLite: this process owns the file, so every unfinished turn was cut off by the last one
     // (on a full disk this waits in the retry queue instead of failing the start). A shared
@@ -245,9 +245,9 @@ export class ProviderService {
   }
 
   /**
-   * Answers a pending user-input request. The answers reach the adapter exactly as given,
-   * in whichever process runs the turn.
-   * Throws `thread_not_found`, `user_input_request_not_found` (404),
+   * Answers a pending user-input request ({@link UserInputRequests.answer}). The answers reach
+   * the adapter exactly as given, in whichever process runs the turn. Throws `shutting_down`,
+   * `thread_not_found`, `user_input_request_not_found` (404),
    * `user_input_request_resolved` (409) or `invalid_request` (400, unknown question ids).
    */
   async answerUserInput(
@@ -256,62 +256,7 @@ export class ProviderService {
     answers: Record<string, string>,
   ): Promise<UserInputAnswerResult> {
     if (this.#closing) throw shuttingDown();
-    if (!(await this.#store.getThread(threadId))) throw threadNotFound(threadId);
-    const record = await this.#store.getUserInputRequest(requestId);
-    if (!record || record.request.threadId !== threadId) {
-      throw new DomainError(
-        "user_input_request_not_found",
-        `No user-input request "${requestId}" exists on this thread.`,
-      );
-    }
-    const waiter = this.#waiters.get(requestId);
-    // Without a waiter here, the turn must be running in another process that waits for it.
-    const waitedElsewhere =
-      !waiter &&
-      this.#store.shared &&
-      isUnfinished(await this.#store.getTurn(record.request.turnId));
-    if (record.status !== "pending" || (!waiter && !waitedElsewhere)) {
-      throw resolvedAlready(requestId);
-    }
-    // Own properties only, into an object without a prototype: an answer keyed "constructor"
-    // or "toString" is just an answer, and a missing one never reads Object.prototype.
-    const own: Record<string, string> = Object.create(null);
-    for (const key of Object.keys(answers)) own[key] = answers[key]!;
-    answers = own;
-    const questionIds = new Set(record.request.questions.map((q) => q.id));
-    const unknown = Object.keys(answers).filter((key) => !questionIds.has(key));
-    if (unknown.length > 0) {
-      throw new DomainError(
-        "invalid_request",
-        `Answers name unknown questions: ${unknown.map((k) => JSON.stringify(k)).join(", ")}.`,
-      );
-    }
-    const now = this.#now();
-    if (waiter) waiter.answeredHere = true;
-    let turn: Turn;
-    try {
-      turn = await this.#events.atomically(async (w) => {
-        const resolved = await w.tx.resolveUserInputRequest({
-          id: requestId,
-          status: "answered",
-          answers,
-          now,
-        });
-        if (!resolved) throw resolvedAlready(requestId);
-        await w.publish(threadId, { type: "user_input.resolved", requestId });
-        const updated = await w.tx.updateTurn({ id: record.request.turnId, status: "running" });
-        await w.publish(threadId, { type: "turn.updated", turn: updated });
-        return updated;
-      });
-    } catch (error) {
-      if (waiter) waiter.answeredHere = false;
-      throw error;
-    }
-    if (waiter) {
-      this.#waiters.delete(requestId);
-      waiter.resolve({ ...answers });
-    }
-    return { requestId, turn };
+    return this.#questions.answer(threadId, requestId, answers);
   }
 
   /**
@@ -344,8 +289,8 @@ export class ProviderService {
         // Under the queue lock, so no process claims it meanwhile.
         await w.tx.lockTurnQueue(threadId);
         if (!isUnfinished(await w.tx.getTurn(turnId))) return;
-        await this.#finishStoredMessages(w, threadId, turnId, "complete");
-        await this.#recordOutcome(w, threadId, turnId, null, CANCELLED);
+        await finishStoredMessages(w, threadId, turnId, "complete");
+        await recordOutcome(w, { threadId, turnId }, null, CANCELLED, this.#now);
       });
       this.#queue.pump(threadId);
     }
@@ -389,6 +334,7 @@ export class ProviderService {
     clearTimeout(timer);
     this.#queue.stopClaiming();
     this.#retry.close();
+    this.#questions.close();
     this.#closed = true;
   }
 
@@ -441,7 +387,7 @@ export class ProviderService {
         signal: controller.signal,
         startMessage: (kind) => storableWriter(writer.startMessage(kind)),
         requestUserInput: (questions) =>
-          this.#requestUserInput(threadId, turnId, questions, deadlines, controller.signal),
+          this.#questions.request(threadId, turnId, questions, deadlines, controller.signal),
       };
       deadlines.start();
       // Never wait on an adapter that ignores its signal: a stop settles the turn at once.
@@ -450,12 +396,7 @@ export class ProviderService {
     } catch (error) {
       outcome = controller.signal.aborted
         ? stopOutcome(controller.signal)
-        : isStorageFault(error)
-          ? (new TurnStop("storage_unavailable", storageMessage(error)).outcome() as TurnOutcome)
-          : {
-              status: "failed",
-              error: { code: "provider_error", message: providerErrorMessage(error) },
-            };
+        : failureOutcome(error, isStorageFault(error));
     } finally {
       deadlines.stop();
       writer.close();
@@ -466,7 +407,7 @@ export class ProviderService {
       releaseLease();
       unwatch();
       this.#running.delete(turnId);
-      this.#cancelWaitersOfTurn(turnId);
+      this.#questions.cancelWaitersOfTurn(turnId);
       settle();
     }
   }
@@ -478,19 +419,7 @@ export class ProviderService {
       this.#running.get(turnId)?.endedElsewhere();
     }
     if (event.type === "user_input.resolved") {
-      const waiter = this.#waiters.get(event.requestId);
-      if (!waiter || waiter.turnId !== turnId || waiter.answeredHere) return;
-      // Answered through another process: the answers are in the database.
-      void this.#store.getUserInputRequest(event.requestId).then(
-        (record) => {
-          if (record?.status !== "answered" || this.#waiters.get(event.requestId) !== waiter) {
-            return;
-          }
-          this.#waiters.delete(event.requestId);
-          waiter.resolve({ ...record.answers });
-        },
-        (error: unknown) => this.#logger.error("Reading answers failed:", error),
-      );
+      this.#questions.resolvedElsewhere(turnId, event.requestId);
     }
   }
 
@@ -521,153 +450,11 @@ export class ProviderService {
     await this.#retry.run(async () => {
       if (this.#closed) return;
       await this.#events.atomically((w) =>
-        this.#recordOutcome(w, threadId, turnId, writer, outcome),
+        recordOutcome(w, { threadId, turnId }, writer, outcome, this.#now),
       );
       writer?.markFinished();
       this.#queue.pump(threadId);
     });
-  }
-
-  /**
-   * Inside a transaction: messages finished, questions cancelled, error notice, turn status.
-   * Does nothing for a turn that has already ended (e.g. stopped through another process).
-   */
-  async #recordOutcome(
-    w: EventTx,
-    threadId: string,
-    turnId: string,
-    writer: TurnWriter | null,
-    outcome: TurnOutcome,
-  ): Promise<void> {
-    if (!isUnfinished(await w.tx.getTurn(turnId))) return;
-    await writer?.finishAll(w, outcome.status === "failed" ? "error" : "complete");
-    await this.#cancelPendingRequests(w, threadId, turnId);
-    const now = this.#now();
-    if (outcome.error !== null) {
-      const notice = await w.tx.insertAssistantMessage({
-        id: randomUUID(),
-        threadId,
-        turnId,
-        kind: "error",
-        text: outcome.error.message,
-        status: "complete",
-        now,
-      });
-      await w.publish(threadId, { type: "message.created", message: notice });
-    }
-    const turn = await w.tx.updateTurn({
-      id: turnId,
-      status: outcome.status,
-      error: outcome.error,
-      completedAt: now,
-    });
-    await w.publish(threadId, { type: "turn.updated", turn });
-  }
-
-  #requestUserInput(
-    threadId: string,
-    turnId: string,
-    questions: UserInputQuestion[],
-    deadlines: TurnDeadlines,
-    signal: AbortSignal,
-  ): Promise<Record<string, string>> {
-    const parsed = QuestionsSchema.safeParse(questions);
-    if (!parsed.success) {
-      return Promise.reject(
-        new TypeError(`requestUserInput: invalid questions (${parsed.error.issues[0]?.message}).`),
-      );
-    }
-    const questionIds = new Set(parsed.data.map((q) => q.id));
-    if (questionIds.size !== parsed.data.length) {
-      return Promise.reject(new TypeError("requestUserInput: question ids must be unique."));
-    }
-    if (signal.aborted || this.#closed) {
-      return Promise.reject(new Error("requestUserInput: the turn has finished."));
-    }
-    const requestId = randomUUID();
-    return new Promise<Record<string, string>>((resolve, reject) => {
-      // Waiting before the request is stored, so an answer can never arrive unheard.
-      deadlines.pause();
-      this.#waiters.set(requestId, {
-        threadId,
-        turnId,
-        answeredHere: false,
-        resolve: (answers) => {
-          deadlines.start();
-          resolve(answers);
-        },
-        reject,
-      });
-      signal.addEventListener(
-        "abort",
-        () => {
-          const waiter = this.#waiters.get(requestId);
-          if (!waiter) return;
-          this.#waiters.delete(requestId);
-          waiter.reject(signal.reason);
-        },
-        { once: true },
-      );
-      this.#events
-        .atomically(async (w) => {
-          const request = await w.tx.insertUserInputRequest({
-            id: requestId,
-            threadId,
-            turnId,
-            questions: storableQuestions(parsed.data),
-            now: this.#now(),
-          });
-          await w.publish(threadId, { type: "user_input.requested", request });
-          const turn = await w.tx.updateTurn({ id: turnId, status: "waiting_for_input" });
-          await w.publish(threadId, { type: "turn.updated", turn });
-        })
-        .catch((error: unknown) => {
-          this.#waiters.delete(requestId);
-          deadlines.start();
-          reject(error);
-        });
-    });
-  }
-
-  /** Rejects in-memory waiters of a finished turn; their rows are cancelled by the final record. */
-  #cancelWaitersOfTurn(turnId: string): void {
-    for (const [id, waiter] of this.#waiters) {
-      if (waiter.turnId !== turnId) continue;
-      this.#waiters.delete(id);
-      waiter.reject(new Error("The turn finished before the question was answered."));
-    }
-  }
-
-  async #cancelPendingRequests(w: EventTx, threadId: string, turnId: string): Promise<void> {
-    for (const requestId of await w.tx.pendingUserInputIdsOfTurn(turnId)) {
-      await w.tx.resolveUserInputRequest({
-        id: requestId,
-        status: "cancelled",
-        answers: null,
-        now: this.#now(),
-      });
-      await w.publish(threadId, { type: "user_input.resolved", requestId });
-    }
-  }
-
-  /** A turn's streaming messages end with their stored text (deltas up to the last flush). */
-  async #finishStoredMessages(
-    w: EventTx,
-    threadId: string,
-    turnId: string,
-    status: "complete" | "error",
-  ): Promise<void> {
-    for (const message of await w.tx.streamingMessagesOfTurn(turnId)) {
-      const finished = await w.tx.finishMessage(message.id, message.text, status);
-      await w.publish(threadId, { type: "message.completed", message: finished });
-      await w.tx.deleteDeltaEvents(message.id);
-    }
-  }
-
-  /** A process stopped mid-turn: the turn is visibly failed, never silently stuck. */
-  async #recordInterrupted(w: EventTx, turn: Turn): Promise<void> {
-    await this.#finishStoredMessages(w, turn.threadId, turn.id, "error");
-    await this.#recordOutcome(w, turn.threadId, turn.id, null, INTERRUPTED);
   }
 
   /**
@@ -677,32 +464,11 @@ export class ProviderService {
   async #failInterruptedTurns(): Promise<void> {
     await this.#events.atomically(async (w) => {
       for (const turn of await w.tx.startedUnfinishedTurns()) {
-        await this.#recordInterrupted(w, turn);
+        await recordInterrupted(w, turn, this.#now);
       }
     });
   }
 }
-
-function isUnfinished(turn: Turn | null): boolean {
-  return turn !== null && (turn.status === "running" || turn.status === "waiting_for_input");
-}
-
-function resolvedAlready(requestId: string): DomainError {
-  return new DomainError(
-    "user_input_request_resolved",
-    `The user-input request "${requestId}" is no longer waiting for answers.`,
-  );
-}
-
-const INTERRUPTED: TurnOutcome = {
-  status: "failed",
-  error: {
-    code: "interrupted",
-    message: "The server stopped before this turn finished. Send the message again to retry.",
-  },
-};
-const COMPLETED: TurnOutcome = { status: "completed", error: null };
-const CANCELLED: TurnOutcome = { status: "cancelled", error: null };
 
 function toHistoryEntries(turn: HistoryTurn): ProviderHistoryEntry[] {
   const entries: ProviderHistoryEntry[] = [{ role: "user", text: turn.input }];
@@ -718,40 +484,6 @@ function rejectWhenAborted(signal: AbortSignal): Promise<never> {
   });
 }
 
-function stopOutcome(signal: AbortSignal): TurnOutcome {
-  const reason: unknown = signal.reason;
-  if (reason instanceof TurnStop) return reason.outcome() as TurnOutcome;
-  return { status: "failed", error: { code: "cancelled", message: "The turn was aborted." } };
-}
-
-function deadlineStop(which: "idle" | "turn", idleMs: number, turnMs: number): TurnStop {
-  if (which === "idle") {
-    return new TurnStop(
-      "idle_timeout",
-      `The provider sent nothing for ${seconds(idleMs)}, so the turn was stopped (PROVIDER_IDLE_TIMEOUT_MS).`,
-    );
-  }
-  return new TurnStop(
-    "turn_timeout",
-    `The turn ran longer than ${seconds(turnMs)}, so it was stopped (PROVIDER_TURN_TIMEOUT_MS).`,
-  );
-}
-
-function seconds(ms: number): string {
-  const s = ms / 1000;
-  return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
-}
-
 function shuttingDown(): DomainError {
   return new DomainError("shutting_down", "The server is shutting down. Try again shortly.");
-}
-
-function storageMessage(error: unknown): string {
-  const detail = error instanceof Error ? ` ${error.message}` : "";
-  return `The server could not read or save this turn, so it was stopped.${detail}`;
-}
-
-function providerErrorMessage(error: unknown): string {
-  const detail = error instanceof Error ? error.message : String(error);
-  return storableProviderText(`The provider failed: ${detail || "unknown error"}`);
 }
