@@ -57,6 +57,10 @@ function createVersion1(file: string): void {
     INSERT INTO turns VALUES ('turn1', 't1', 1, 'completed', NULL, NULL, 'hello', 'x', 'x');
     INSERT INTO messages VALUES ('m1', 't1', 'turn1', 1, 'user', 'prompt', 'hello', 'complete', 'x');
     INSERT INTO messages VALUES ('m2', 't1', 'turn1', 2, 'assistant', 'answer', 'hi', 'complete', 'x');
+    INSERT INTO threads (id, title, title_source, created_at, updated_at, message_count, last_seq)
+      VALUES ('t2', 'Cut off', 'prompt', 'x', 'x', 1, 1);
+    INSERT INTO turns VALUES ('turn2', 't2', 1, 'running', NULL, NULL, 'left running', 'x', NULL);
+    INSERT INTO messages VALUES ('m3', 't2', 'turn2', 1, 'user', 'prompt', 'left running', 'complete', 'x');
     PRAGMA user_version = 1;
   `);
   db.close();
@@ -75,6 +79,9 @@ describe("migrations", () => {
       const repo = new ChatRepository(db);
       expect(repo.getTurn("turn1")).toMatchObject({ status: "completed", threadId: "t1" });
       expect(repo.getMessage("m2")?.text).toBe("hi");
+      // An unfinished turn of a file from before claims were recorded counts as started, so
+      // the next start interrupts it, as it always did.
+      expect(repo.startedUnfinishedTurns().map((t) => t.id)).toEqual(["turn2"]);
       // The new status is storable, and cascades still work through the rebuilt table.
       repo.updateTurn({ id: "turn1", status: "cancelled", completedAt: "y" });
       expect(repo.getTurn("turn1")?.status).toBe("cancelled");
