@@ -13,6 +13,22 @@ describe("importSqliteIntoPostgres", () => {
     try {
       const sqlite = await openStore({ databaseUrl: null, pgPoolSize: 1, dataDir: dir });
       const threadId = await seedDemoThread(sqlite, { turns: 30 });
+      // What a stopped SQLite server may leave: a started turn and a queued one behind it.
+      const left = await sqlite.transaction(async (tx) => {
+        await tx.createThread({ id: "left", title: null, now: "2026-12-04T00:00:00.000Z" });
+        for (const turnId of ["left-started", "left-queued"]) {
+          await tx.insertTurnWithPrompt({
+            threadId: "left",
+            turnId,
+            messageId: `${turnId}-prompt`,
+            text: turnId,
+            providerInput: turnId,
+            now: "2026-12-04T00:00:01.000Z",
+          });
+        }
+        return tx.claimTurn("left-started", "a-stopped-sqlite-server", 60_000);
+      });
+      expect(left).toBe("left-started");
       const before = await sqlite.messagesBefore(threadId, null, 40);
       const environmentId = sqlite.environmentId;
       await sqlite.close();
@@ -21,7 +37,11 @@ describe("importSqliteIntoPostgres", () => {
       const db = openDatabase(join(dir, "chat.sqlite"));
       const counts = await importSqliteIntoPostgres(db, url);
       db.close();
-      expect(counts).toMatchObject({ threads: 1, turns: 30, messages: seededMessageCount(30) });
+      expect(counts).toMatchObject({
+        threads: 2,
+        turns: 32,
+        messages: seededMessageCount(30) + 2,
+      });
 
       const postgres = await openStore({ databaseUrl: url, pgPoolSize: 2, dataDir: dir });
       try {
@@ -30,6 +50,14 @@ describe("importSqliteIntoPostgres", () => {
         expect((await postgres.getThread(threadId))?.thread.messageCount).toBe(
           seededMessageCount(30),
         );
+        // The started turn is to be interrupted (an expired lease), the queued one to run.
+        expect(await postgres.queueHead("left")).toMatchObject({
+          turn: { id: "left-started" },
+          state: "expired",
+        });
+        expect((await postgres.startedUnfinishedTurns()).map((t) => t.id)).toEqual([
+          "left-started",
+        ]);
         // A second import into the same database is refused.
         const again = openDatabase(join(dir, "chat.sqlite"));
         await expect(importSqliteIntoPostgres(again, url)).rejects.toThrow(/already has threads/);

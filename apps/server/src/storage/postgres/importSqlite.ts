@@ -3,6 +3,7 @@
  * an installation to several processes, and for seeding large benchmark threads quickly: rows
  * go over in batches of 2,000 through `unnest`, one transaction in all. The environment id comes
  * along, so existing citation links keep pointing at this installation. Stop the server first.
+ * The SQLite file must be at the current schema (open it with `openDatabase`, which migrates).
  */
 import type Database from "better-sqlite3";
 import pg from "pg";
@@ -125,6 +126,15 @@ export async function importSqliteIntoPostgres(
       }
       await flush();
     }
+    // Turns the SQLite server had started and left unfinished get an expired lease: the first
+    // process ends them `interrupted` (as a SQLite restart would) instead of running them
+    // again. Turns that never started stay queued and run in order.
+    const started = sqlite.prepare("SELECT turn_id FROM turn_claims").pluck().all() as string[];
+    await client.query(
+      `UPDATE turns SET lease_owner = 'sqlite-import', lease_expires_at = to_timestamp(0)
+       WHERE id = ANY($1::text[]) AND status IN ('running', 'waiting_for_input')`,
+      [started],
+    );
     await client.query("COMMIT");
   } catch (error) {
     await client.query("ROLLBACK").catch(() => {});
