@@ -151,9 +151,12 @@ describe("Stop and questions across processes", () => {
       requestId: request.id,
       answers: { choice: "B, answered on the other process" },
     });
+    // The page's messages and turns are separate reads: wait until both show the end.
     const page = await waitFor(async () => {
       const p = await requestJson<MessagePage>(a, `/api/threads/${thread.id}/messages`);
-      return p.turns.find((t) => t.id === turn.id)?.status === "completed" ? p : undefined;
+      const done = p.turns.find((t) => t.id === turn.id)?.status === "completed";
+      const answered = p.messages.some((m) => m.kind === "answer" && m.status === "complete");
+      return done && answered ? p : undefined;
     }, 20_000);
     const answer = page.messages.find((m) => m.kind === "answer");
     expect(answer?.text).toContain("B, answered on the other process");
