@@ -2,7 +2,7 @@
  * A/B comparison of the cold open of the seeded 2,000-turn thread between two builds of the web
  * app, interleaved run by run so both see the same machine load (diagnostic, not `npm test`):
  *
- *   pnpm exec tsx scripts/perf/abOpen.ts <distA> <distB> [runs per build, default 10]
+ *   [PERF_PORT=4390] pnpm exec tsx scripts/perf/abOpen.ts <distA> <distB> [runs per build, default 10]
  *
  * Build each variant with `pnpm --filter @app/web build` and copy `apps/web/dist` aside first.
  */
@@ -17,7 +17,7 @@ async function main(): Promise<void> {
   const servers: PerfServer[] = [];
   for (const [index, dist] of [distA, distB].entries()) {
     process.env.WEB_DIST = dist;
-    servers.push(await startPerfServer(4390 + index));
+    servers.push(await startPerfServer(Number(process.env.PERF_PORT ?? 4390) + index));
   }
   const browser = await launchChromium();
   const results: number[][] = [[], []];

@@ -7,8 +7,10 @@
  *
  * `--trace` sums the renderer's trace events (style, layout, paint) per key instead.
  * `--small` types into the 100-chip draft instead, to tell what scales with the draft's size.
+ * `EXTRA_CSS='...'` adds a style sheet before typing (to try a CSS change without a build).
  * `CPU_THROTTLE=4` slows the renderer's CPU that many times (to see the draft's cost as under load).
  */
+import type { Page } from "@playwright/test";
 import { launchChromium, startPerfServer } from "./rig.ts";
 import type { CpuProfile, TraceEvent } from "./trace.ts";
 import { BIG_DRAFT_WITH_QUOTES, HUNDRED_CHIPS, measureTyping } from "./typingChips.ts";
@@ -55,15 +57,24 @@ function summarizeTrace(trace: Buffer, keys: () => number): () => void {
   const sums = new Map<string, [number, number]>();
   for (const e of traceEvents) {
     if (e.ph !== "X" || !main.has(`${e.pid}:${e.tid}`)) continue;
-    const [total, count] = sums.get(e.name) ?? [0, 0];
-    sums.set(e.name, [total + (e.dur ?? 0) / 1000, count + 1]);
+    // Events by DOM event type, script calls by function: the names alone hide where time goes.
+    const data = e.args?.data as { type?: string; functionName?: string; url?: string } | undefined;
+    const detail =
+      e.name === "EventDispatch"
+        ? ` ${data?.type ?? ""}`
+        : e.name === "FunctionCall"
+          ? ` ${data?.functionName || "(anonymous)"} ${(data?.url ?? "").replace(/^.*\//, "")}`
+          : "";
+    const key = `${e.name}${detail}`;
+    const [total, count] = sums.get(key) ?? [0, 0];
+    sums.set(key, [total + (e.dur ?? 0) / 1000, count + 1]);
   }
   return () => {
     const n = keys();
     console.log(
       `renderer main thread, per key (${n} keys):\n${[...sums]
         .sort((a, b) => b[1][0] - a[1][0])
-        .slice(0, 25)
+        .slice(0, Number(process.env.TOP ?? 25))
         .map(
           ([name, [total, count]]) =>
             `${(total / n).toFixed(2).padStart(8)} ms  ${name} (${count}×)`,
@@ -87,6 +98,13 @@ async function main(): Promise<void> {
       "typing at the end of a very long draft",
       {
         cpuThrottle: Number(process.env.CPU_THROTTLE ?? 1),
+        ...(process.env.EXTRA_CSS
+          ? {
+              prepare: async (page: Page) => {
+                await page.addStyleTag({ content: process.env.EXTRA_CSS });
+              },
+            }
+          : {}),
         ...(process.argv.includes("--trace")
           ? {
               trace: (trace: Buffer) => {

@@ -15,7 +15,7 @@
  * spread), and the app's own work (keydown to the editor's DOM update) is reported separately.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Browser } from "@playwright/test";
+import type { Browser, Page } from "@playwright/test";
 import type { RigState } from "../../e2e/support/rig.ts";
 import {
   PROVIDER_INPUT_MAX_CHARS,
@@ -175,7 +175,10 @@ export async function measureTyping(
     cpuProfile,
     cpuThrottle = 1,
     trace,
+    prepare,
   }: {
+    /** Runs once the draft is shown, before typing (e.g. to try a variant of the page). */
+    prepare?: (page: Page) => Promise<void>;
     cpuProfile?: (profile: CpuProfile) => void;
     cpuThrottle?: number;
     /** Receives the renderer trace of the typing (with the devtools timeline categories). */
@@ -211,6 +214,7 @@ export async function measureTyping(
   if (subject.readySelector) await page.locator(subject.readySelector).waitFor();
 
   const box = page.getByRole("textbox", { name: "Message", exact: true });
+  await prepare?.(page);
   await box.click();
   await box.press("ControlOrMeta+End");
   await page.evaluate(() => {
