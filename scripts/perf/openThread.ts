@@ -129,10 +129,9 @@ async function openOnce(page: Page, url: string): Promise<OpenRun> {
   const paint = await page.evaluate(paintAndCriticalPath, row);
   const timing = await page.evaluate(() => {
     const resources = performance.getEntriesByType("resource") as PerformanceResourceTiming[];
+    // The first matching request: the app fetches the newest page again after the first paint.
     const end = (matches: (name: string) => boolean) =>
-      resources
-        .filter((entry) => matches(entry.name))
-        .reduce((latest, entry) => Math.max(latest, entry.responseEnd), 0);
+      resources.find((entry) => matches(entry.name))?.responseEnd ?? 0;
     const entryScript = document.querySelector<HTMLScriptElement>("script[type=module][src]")?.src;
     const navigation = performance.getEntriesByType("navigation")[0] as
       | PerformanceNavigationTiming
