@@ -21,6 +21,7 @@ async function main(): Promise<void> {
   }
   const browser = await launchChromium();
   const results: number[][] = [[], []];
+  const data: number[][] = [[], []];
   try {
     for (let i = 0; i < runs; i++) {
       for (const index of i % 2 === 0 ? [0, 1] : [1, 0]) {
@@ -28,6 +29,7 @@ async function main(): Promise<void> {
           warm: false,
         });
         results[index]!.push(cold[0]!.firstRow);
+        data[index]!.push(Math.max(cold[0]!.detail, cold[0]!.messages));
       }
     }
   } finally {
@@ -37,7 +39,7 @@ async function main(): Promise<void> {
   for (const [index, name] of ["A", "B"].entries()) {
     const values = results[index]!;
     console.log(
-      `${name} ${[distA, distB][index]}: median ${median(values).toFixed(0)} ms (runs: ${values.map((v) => v.toFixed(0)).join(", ")})`,
+      `${name} ${[distA, distB][index]}: median ${median(values).toFixed(0)} ms (runs: ${values.map((v) => v.toFixed(0)).join(", ")}); thread data (detail and newest page) loaded at ${median(data[index]!).toFixed(0)} ms, median`,
     );
   }
 }
