@@ -4,6 +4,7 @@
  *
  *   [PERF_PORT=4390] pnpm exec tsx scripts/perf/abOpen.ts <distA> <distB> [runs per build, default 10]
  *
+ * `WARM=1` compares the warm reopen (app assets cached, thread data fetched anew) instead.
  * Build each variant with `pnpm --filter @app/web build` and copy `apps/web/dist` aside first.
  */
 import { measureOpenThread } from "./openThread.ts";
@@ -14,6 +15,8 @@ async function main(): Promise<void> {
   const [distA, distB, runsArg] = process.argv.slice(2);
   if (!distA || !distB) throw new Error("usage: abOpen.ts <distA> <distB> [runs]");
   const runs = Number(runsArg ?? 10);
+  // WARM=1: the warm reopen (app assets cached) instead of the cold open.
+  const warm = process.env.WARM === "1";
   const servers: PerfServer[] = [];
   for (const [index, dist] of [distA, distB].entries()) {
     process.env.WEB_DIST = dist;
@@ -22,14 +25,15 @@ async function main(): Promise<void> {
   const browser = await launchChromium();
   const results: number[][] = [[], []];
   const data: number[][] = [[], []];
+  const dcl: number[][] = [[], []];
   try {
     for (let i = 0; i < runs; i++) {
       for (const index of i % 2 === 0 ? [0, 1] : [1, 0]) {
-        const { cold } = await measureOpenThread(browser, servers[index]!.state, 1, {
-          warm: false,
-        });
-        results[index]!.push(cold[0]!.firstRow);
-        data[index]!.push(Math.max(cold[0]!.detail, cold[0]!.messages));
+        const open = await measureOpenThread(browser, servers[index]!.state, 1, { warm });
+        const run = warm ? open.warm[0]! : open.cold[0]!;
+        results[index]!.push(run.firstRow);
+        data[index]!.push(Math.max(run.detail, run.messages));
+        dcl[index]!.push(run.domContentLoaded);
       }
     }
   } finally {
@@ -39,7 +43,7 @@ async function main(): Promise<void> {
   for (const [index, name] of ["A", "B"].entries()) {
     const values = results[index]!;
     console.log(
-      `${name} ${[distA, distB][index]}: median ${median(values).toFixed(0)} ms (runs: ${values.map((v) => v.toFixed(0)).join(", ")}); thread data (detail and newest page) loaded at ${median(data[index]!).toFixed(0)} ms, median`,
+      `${name} ${[distA, distB][index]}: median ${median(values).toFixed(0)} ms (runs: ${values.map((v) => v.toFixed(0)).join(", ")}); thread data (detail and newest page) loaded at ${median(data[index]!).toFixed(0)} ms, DOMContentLoaded at ${median(dcl[index]!).toFixed(0)} ms, medians`,
     );
   }
 }
