@@ -53,8 +53,12 @@ async function holdUntilBothRequested(
     log.push(what);
     if (++seen === 2) release();
   };
+  // The app's entry module, as the served index.html names it.
+  const html = await (await page.request.get("/")).text();
+  const entry = /<script type="module"[^>]*\ssrc="([^"]+)"/.exec(html)?.[1];
+  expect(entry, "index.html has a module script").toBeTruthy();
   await page.route(
-    (url) => /^\/assets\/index-[^/]+\.js$/.test(url.pathname),
+    (url) => url.pathname === entry,
     async (route) => {
       await bothRequested;
       log.push("module");
