@@ -74,7 +74,12 @@ async function openOnce(
       () => (window as unknown as { __perfFirstRow: number }).__perfFirstRow,
     );
     await settled(page);
-    // Read once settled: the baseline paints its first content only after laying out every row.
+    // Read once painted: the baseline paints its first content only after laying out every row.
+    await page.waitForFunction(
+      () => performance.getEntriesByName("first-contentful-paint").length > 0,
+      undefined,
+      { timeout: 60_000 },
+    );
     const { fcp } = await page.evaluate(paintAndCriticalPath, firstRow);
     return { firstRow, fcp, heap: await heapUsed(page) };
   } finally {
