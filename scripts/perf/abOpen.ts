@@ -2,8 +2,9 @@
  * A/B comparison of the cold open of the seeded 2,000-turn thread between two builds of the web
  * app, interleaved run by run so both see the same machine load (diagnostic, not `npm test`):
  *
- *   pnpm exec tsx scripts/perf/abOpen.ts <distA> <distB> [runs per build, default 10]
+ *   [PERF_PORT=4390] pnpm exec tsx scripts/perf/abOpen.ts <distA> <distB> [runs per build, default 10]
  *
+ * `WARM=1` compares the warm reopen (app assets cached, thread data fetched anew) instead.
  * Build each variant with `pnpm --filter @app/web build` and copy `apps/web/dist` aside first.
  */
 import { measureOpenThread } from "./openThread.ts";
@@ -14,20 +15,25 @@ async function main(): Promise<void> {
   const [distA, distB, runsArg] = process.argv.slice(2);
   if (!distA || !distB) throw new Error("usage: abOpen.ts <distA> <distB> [runs]");
   const runs = Number(runsArg ?? 10);
+  // WARM=1: the warm reopen (app assets cached) instead of the cold open.
+  const warm = process.env.WARM === "1";
   const servers: PerfServer[] = [];
   for (const [index, dist] of [distA, distB].entries()) {
     process.env.WEB_DIST = dist;
-    servers.push(await startPerfServer(4390 + index));
+    servers.push(await startPerfServer(Number(process.env.PERF_PORT ?? 4390) + index));
   }
   const browser = await launchChromium();
   const results: number[][] = [[], []];
+  const data: number[][] = [[], []];
+  const dcl: number[][] = [[], []];
   try {
     for (let i = 0; i < runs; i++) {
       for (const index of i % 2 === 0 ? [0, 1] : [1, 0]) {
-        const { cold } = await measureOpenThread(browser, servers[index]!.state, 1, {
-          warm: false,
-        });
-        results[index]!.push(cold[0]!.firstRow);
+        const open = await measureOpenThread(browser, servers[index]!.state, 1, { warm });
+        const run = warm ? open.warm[0]! : open.cold[0]!;
+        results[index]!.push(run.firstRow);
+        data[index]!.push(Math.max(run.detail, run.messages));
+        dcl[index]!.push(run.domContentLoaded);
       }
     }
   } finally {
@@ -37,7 +43,7 @@ async function main(): Promise<void> {
   for (const [index, name] of ["A", "B"].entries()) {
     const values = results[index]!;
     console.log(
-      `${name} ${[distA, distB][index]}: median ${median(values).toFixed(0)} ms (runs: ${values.map((v) => v.toFixed(0)).join(", ")})`,
+      `${name} ${[distA, distB][index]}: median ${median(values).toFixed(0)} ms (runs: ${values.map((v) => v.toFixed(0)).join(", ")}); thread data (detail and newest page) loaded at ${median(data[index]!).toFixed(0)} ms, DOMContentLoaded at ${median(dcl[index]!).toFixed(0)} ms, medians`,
     );
   }
 }

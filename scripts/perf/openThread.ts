@@ -7,7 +7,8 @@
  * records when the entry script, the thread detail and the newest page finished loading
  * (Resource Timing) and when DOMContentLoaded ended (the entry module has run), to show where
  * the time goes, and when the first code block was shown highlighted (the highlighter and its
- * grammar load lazily, in idle time after the first rows).
+ * grammar load lazily, in idle time after the first rows), the First Contentful Paint, and the
+ * critical path: the bytes of the document, scripts and style sheets requested before the first row.
  */
 import type { Browser, Page } from "@playwright/test";
 import type { RigState } from "../../e2e/support/rig.ts";
@@ -27,6 +28,45 @@ export interface OpenRun {
   messages: number;
   /** The first highlighted code block (`code[data-highlighted]`) was in the DOM. */
   highlighted: number;
+  /** First Contentful Paint. */
+  fcp: number;
+  /** The critical path: the document and every script and style sheet requested before the first row. */
+  critical: CriticalPath;
+}
+
+/** What a page downloaded before its first row (Resource Timing; sizes in bytes). */
+export interface CriticalPath {
+  requests: number;
+  /** Bytes on the wire (headers included; 0 for a response served from the cache). */
+  transferred: number;
+  /** Bytes after content decoding. */
+  decoded: number;
+}
+
+/**
+ * Runs in the page: FCP and the critical path up to `firstRow` (document, scripts, style sheets
+ * and module preloads started before it; API requests are data, not the critical path's code).
+ */
+export function paintAndCriticalPath(firstRow: number): { fcp: number; critical: CriticalPath } {
+  const fcp =
+    performance.getEntriesByType("paint").find((entry) => entry.name === "first-contentful-paint")
+      ?.startTime ?? Number.NaN;
+  const entries = [
+    ...(performance.getEntriesByType("navigation") as PerformanceResourceTiming[]),
+    ...(performance.getEntriesByType("resource") as PerformanceResourceTiming[]).filter(
+      (entry) =>
+        entry.startTime < firstRow &&
+        (["script", "link", "css"].includes(entry.initiatorType) || /\.(js|css)$/.test(entry.name)),
+    ),
+  ];
+  return {
+    fcp,
+    critical: {
+      requests: entries.length,
+      transferred: entries.reduce((sum, entry) => sum + entry.transferSize, 0),
+      decoded: entries.reduce((sum, entry) => sum + entry.decodedBodySize, 0),
+    },
+  };
 }
 
 /** Result of {@link measureOpenThread}. */
@@ -83,12 +123,15 @@ async function openOnce(page: Page, url: string): Promise<OpenRun> {
   await page.goto(url);
   await firstRow;
   await highlighted;
-  return page.evaluate(() => {
+  const row = await page.evaluate(
+    () => (window as unknown as { __perfFirstRow: number }).__perfFirstRow,
+  );
+  const paint = await page.evaluate(paintAndCriticalPath, row);
+  const timing = await page.evaluate(() => {
     const resources = performance.getEntriesByType("resource") as PerformanceResourceTiming[];
+    // The first matching request: the app fetches the newest page again after the first paint.
     const end = (matches: (name: string) => boolean) =>
-      resources
-        .filter((entry) => matches(entry.name))
-        .reduce((latest, entry) => Math.max(latest, entry.responseEnd), 0);
+      resources.find((entry) => matches(entry.name))?.responseEnd ?? 0;
     const entryScript = document.querySelector<HTMLScriptElement>("script[type=module][src]")?.src;
     const navigation = performance.getEntriesByType("navigation")[0] as
       | PerformanceNavigationTiming
@@ -102,6 +145,7 @@ async function openOnce(page: Page, url: string): Promise<OpenRun> {
       highlighted: (window as unknown as { __perfHighlighted: number }).__perfHighlighted,
     };
   });
+  return { ...timing, ...paint };
 }
 
 /** Opens the seeded thread `runs` times cold and `runs` times warm. */

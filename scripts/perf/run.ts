@@ -1,7 +1,12 @@
 /**
  * Browser performance measurements for the chat app (not part of `npm test`):
  *
- *   pnpm --filter @app/web build && pnpm exec tsx scripts/perf/run.ts [--only open,typing,bigdraft,toolbar,jumps]
+ *   pnpm --filter @app/web build && pnpm exec tsx scripts/perf/run.ts [--only open,baseline,typing,bigdraft,toolbar,jumps]
+ *
+ * `open` prints the cold open (first row, FCP, critical-path bytes) and the warm reopen;
+ * `baseline` opens the same thread side by side with a naive react-markdown list (sideBySide.ts)
+ * and prints ours/baseline ratios for open, heap and long frames while scrolling to the top
+ * (SIDE_OPEN_RUNS, default 5, and SIDE_SCROLL_RUNS, default 2, runs each, alternately).
  *
  * Starts the e2e rig server on PERF_PORT (default 4398) with a seeded 2,000-turn thread, drives
  * Debian's Chromium headless, and prints the results as Markdown (for e2e/PERFORMANCE.md) and
@@ -19,10 +24,20 @@ import { launchChromium, startPerfServer } from "./rig.ts";
 import { GESTURE_SPEED_PX_S, measureScrollGesture } from "./scrollGesture.ts";
 import { measureScroll, SCROLL_STEP_PX } from "./scrollThread.ts";
 import { measureSelectionToolbar } from "./selectionToolbar.ts";
+import { measureSideBySide } from "./sideBySide.ts";
 import { median, ms } from "./stats.ts";
 import { BIG_DRAFT_WITH_QUOTES, measureTyping, type TypingResult } from "./typingChips.ts";
 
-const STEPS = ["open", "scroll", "gesture", "typing", "bigdraft", "toolbar", "jumps"] as const;
+const STEPS = [
+  "open",
+  "baseline",
+  "scroll",
+  "gesture",
+  "typing",
+  "bigdraft",
+  "toolbar",
+  "jumps",
+] as const;
 type Step = (typeof STEPS)[number];
 
 function parseOnly(argv: string[]): Set<Step> {
@@ -60,13 +75,47 @@ async function main(): Promise<void> {
     if (only.has("open")) {
       const open = await measureOpenThread(browser, server.state, 5);
       json.open = open;
-      const row = (label: string, runs: OpenRun[], value: number) => {
+      const row = (label: string, runs: OpenRun[], value: number, target: number) => {
         const mid = runs.map((run) => run.firstRow).indexOf(value);
         const pick = runs[mid === -1 ? 0 : mid]!;
-        return `| Open the 2,000-turn thread (${label}): navigation start to first message row, median of 5 | ${ms(value)} (runs: ${runs.map((run) => run.firstRow.toFixed(0)).join(", ")} ms; median run: thread ${pick.detail.toFixed(0)}, newest page ${pick.messages.toFixed(0)}, entry script loaded ${pick.script.toFixed(0)}, DOMContentLoaded ${pick.domContentLoaded.toFixed(0)} ms; first code block highlighted at ${median(runs.map((run) => run.highlighted)).toFixed(0)} ms, median) | < 1,000 ms: ${pass(value < 1000)} |`;
+        const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
+        return `| Open the 2,000-turn thread (${label}): navigation start to first message row, median of 5 | ${ms(value)} (runs: ${runs.map((run) => run.firstRow.toFixed(0)).join(", ")} ms; FCP median ${ms(median(runs.map((run) => run.fcp)))}; median run: thread ${pick.detail.toFixed(0)}, newest page ${pick.messages.toFixed(0)}, entry script loaded ${pick.script.toFixed(0)}, DOMContentLoaded ${pick.domContentLoaded.toFixed(0)} ms, critical path ${pick.critical.requests} requests, ${kb(pick.critical.transferred)} transferred, ${kb(pick.critical.decoded)} decoded; first code block highlighted at ${median(runs.map((run) => run.highlighted)).toFixed(0)} ms, median) | < ${target.toLocaleString("en")} ms: ${pass(value < target)} |`;
       };
-      report(row("cold: fresh context, nothing cached", open.cold, open.coldMedian));
-      report(row("warm: app assets cached", open.warm, open.warmMedian));
+      report(row("cold: fresh context, nothing cached", open.cold, open.coldMedian, 500));
+      report(row("warm: app assets cached", open.warm, open.warmMedian, 250));
+    }
+    if (only.has("baseline")) {
+      const side = await measureSideBySide(browser, server.state, {
+        openRuns: Number(process.env.SIDE_OPEN_RUNS ?? 5),
+        scrollRuns: Number(process.env.SIDE_SCROLL_RUNS ?? 2),
+        port: port + 1,
+      });
+      json.baseline = side;
+      const list = (values: number[], digits = 0) =>
+        values.map((v) => v.toFixed(digits)).join(", ");
+      const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+      for (const [name, runs] of [
+        ["ours", side.ours],
+        [`naive baseline (react-markdown, all ${side.baselineMessages} messages)`, side.baseline],
+      ] as const) {
+        report(
+          `| Side by side, ${name}: cold open to first row / FCP / heap after GC, median of ${runs.open.length} | ${ms(median(runs.open.map((r) => r.firstRow)))} / ${ms(median(runs.open.map((r) => r.fcp)))} / ${mb(median(runs.open.map((r) => r.heap)))} MB (first row runs: ${list(runs.open.map((r) => r.firstRow))} ms; heap runs: ${list(
+            runs.open.map((r) => r.heap / 1024 / 1024),
+            1,
+          )} MB) | |`,
+        );
+        if (runs.scroll.length > 0)
+          report(
+            `| Side by side, ${name}: scroll to the top at ${SCROLL_STEP_PX} px per frame, ${runs.scroll.length} runs | frames over 50 ms: ${list(runs.scroll.map((r) => r.over50))}; long animation frames: ${list(runs.scroll.map((r) => r.longAnimationFrames))}; longest frame ${list(runs.scroll.map((r) => r.longestFrame))} ms; ${list(runs.scroll.map((r) => r.frames))} frames in ${list(
+              runs.scroll.map((r) => r.seconds),
+              1,
+            )} s${runs.scroll.every((r) => r.reachedTop) ? "" : " (**did not reach the top**)"} | |`,
+          );
+      }
+      const x = (value: number) => `${value.toFixed(2)}×`;
+      report(
+        `| Ours / naive baseline (medians, runs alternated) | open to first row ${x(side.ratios.firstRow)}, FCP ${x(side.ratios.fcp)}, heap ${x(side.ratios.heap)}, frames over 50 ms while scrolling to the top ${Number.isNaN(side.ratios.longFrames) ? "not measured (SIDE_SCROLL_RUNS=0)" : x(side.ratios.longFrames)} | below 1× |`,
+      );
     }
     if (only.has("scroll")) {
       const scroll = await measureScroll(browser, server.state);

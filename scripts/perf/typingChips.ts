@@ -15,7 +15,7 @@
  * spread), and the app's own work (keydown to the editor's DOM update) is reported separately.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Browser } from "@playwright/test";
+import type { Browser, Page } from "@playwright/test";
 import type { RigState } from "../../e2e/support/rig.ts";
 import {
   PROVIDER_INPUT_MAX_CHARS,
@@ -23,7 +23,7 @@ import {
 } from "../../packages/citations/src/index.ts";
 import { newPerfContext } from "./rig.ts";
 import { median, percentile } from "./stats.ts";
-import { rendererMainTasks } from "./trace.ts";
+import { type CpuProfile, rendererMainTasks } from "./trace.ts";
 
 /** Result of {@link measureTyping}. */
 export interface TypingResult {
@@ -171,6 +171,19 @@ export async function measureTyping(
   rig: RigState,
   subject: TypingDraft = HUNDRED_CHIPS,
   text = "typing after one hundred chips stays quick",
+  {
+    cpuProfile,
+    cpuThrottle = 1,
+    trace,
+    prepare,
+  }: {
+    /** Runs once the draft is shown, before typing (e.g. to try a variant of the page). */
+    prepare?: (page: Page) => Promise<void>;
+    cpuProfile?: (profile: CpuProfile) => void;
+    cpuThrottle?: number;
+    /** Receives the renderer trace of the typing (with the devtools timeline categories). */
+    trace?: (trace: Buffer) => void;
+  } = {},
 ): Promise<TypingResult> {
   const created = await fetch(`${rig.baseURL}/api/threads`, {
     method: "POST",
@@ -201,6 +214,7 @@ export async function measureTyping(
   if (subject.readySelector) await page.locator(subject.readySelector).waitFor();
 
   const box = page.getByRole("textbox", { name: "Message", exact: true });
+  await prepare?.(page);
   await box.click();
   await box.press("ControlOrMeta+End");
   await page.evaluate(() => {
@@ -209,7 +223,17 @@ export async function measureTyping(
     w.__perfWork.length = 0;
     (w as unknown as { __perfTypingStart: number }).__perfTypingStart = performance.now();
   });
-  await browser.startTracing(page, { categories: ["toplevel"] });
+  const cdp = cpuProfile || cpuThrottle !== 1 ? await context.newCDPSession(page) : null;
+  if (cdp && cpuThrottle !== 1)
+    await cdp.send("Emulation.setCPUThrottlingRate", { rate: cpuThrottle });
+  if (cdp && cpuProfile) {
+    await cdp.send("Profiler.enable");
+    await cdp.send("Profiler.setSamplingInterval", { interval: 100 });
+    await cdp.send("Profiler.start");
+  }
+  await browser.startTracing(page, {
+    categories: trace ? ["toplevel", "devtools.timeline", "blink"] : ["toplevel"],
+  });
   let done = 0;
   for (const char of text) {
     await sleep(keyPhaseDelay(done));
@@ -232,7 +256,13 @@ export async function measureTyping(
       .map((entry) => entry.duration);
     return { samples: w.__perfKeys, work: w.__perfWork, counts };
   });
-  const tasks = rendererMainTasks(await browser.stopTracing());
+  const traced = await browser.stopTracing();
+  trace?.(traced);
+  const tasks = rendererMainTasks(traced);
+  if (cdp && cpuProfile) {
+    const { profile } = (await cdp.send("Profiler.stop")) as unknown as { profile: CpuProfile };
+    cpuProfile(profile);
+  }
   await context.close();
   return {
     draftLength: draft.length,

@@ -236,9 +236,10 @@ export function getProviderInput(threadId: string, turnId: string): Promise<Prov
 }
 
 /**
- * Requests `index.html` starts for the thread in the URL before the app's code has loaded:
- * the detail first, then (once its response has begun, so the page is never older than its
- * `lastEventId`) the newest page of `NEWEST_PAGE_PREFETCH_LIMIT` messages.
+ * Requests `index.html` starts for the thread in the URL before the app's code has loaded: the
+ * detail and the newest page of `NEWEST_PAGE_PREFETCH_LIMIT` messages, both at once. The server
+ * may answer the page before the detail, so the page can be older than the detail's
+ * `lastEventId`; the caller refetches the newest page once it is shown (see useThread.ts).
  */
 type ThreadPrefetch = { threadId: string; detail: Promise<Response>; page: Promise<Response> };
 
@@ -259,7 +260,8 @@ export function takeThreadPrefetch(
   const path = `/threads/${seg(threadId)}`;
   const detail = parseResponse(ThreadDetailSchema, path, prefetch.detail);
   const page = parseResponse(MessagePageSchema, `${path}/messages`, prefetch.page);
-  // The page is only awaited after the detail; keep an early failure from being reported unhandled.
+  // The page is awaited together with the detail; keep an early failure from being reported
+  // unhandled meanwhile.
   page.catch(() => {});
   return { detail, page };
 }

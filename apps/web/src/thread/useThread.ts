@@ -1,5 +1,5 @@
 /**
- * React adapter over {@link threadReducer}: loads a thread (detail, then the newest page),
+ * React adapter over {@link threadReducer}: loads a thread (detail and newest page at once),
  * follows its event stream, extends a range of history at either edge, fetches one window
  * around a cited message, and sends turns. Mount it keyed by thread
  * id so a different thread starts from a fresh state.
@@ -20,11 +20,15 @@ import {
   refreshThreadList,
   upsertThreadInList,
 } from "../threads/threadList.ts";
+import { requestIdle } from "../ui/idle.ts";
 import { createThreadState, type ThreadState, threadReducer } from "./threadStore.ts";
 import type { HistoryRange } from "./threadWindows.ts";
 
 /** Messages per page: enough to fill a tall screen, small enough to open a long thread fast. */
 export const PAGE_SIZE = NEWEST_PAGE_PREFETCH_LIMIT;
+
+/** Longest wait for idle time before the newest page is fetched again after the first load. */
+const RESYNC_IDLE_TIMEOUT_MS = 1000;
 
 const IDLE_EDGE: EdgeLoad = { loading: false, error: null };
 const IDLE_EDGES: Record<RangeEdge, EdgeLoad> = { older: IDLE_EDGE, newer: IDLE_EDGE };
@@ -95,30 +99,43 @@ export function useThread(threadId: string): UseThreadResult {
   stateRef.current = state;
   const edgeInFlight = useRef<Record<RangeEdge, boolean>>({ older: false, newer: false });
 
-  // Initial load: detail first (its lastEventId is the resume point), then the newest page.
+  // Initial load: the detail (its lastEventId is the resume point) and the newest page at once.
   // `loadAttempt` is read so that Retry (which bumps it) reruns this effect.
   useEffect(() => {
     void loadAttempt;
     const controller = new AbortController();
+    let cancelResync = () => {};
     setLoad({ status: "loading" });
     (async () => {
       try {
         // index.html may already have requested both while the app's code was loading.
         const prefetched = takeThreadPrefetch(threadId);
-        const detail = await (prefetched?.detail ?? getThread(threadId, controller.signal));
-        const page = await (prefetched?.page ??
-          getMessages(threadId, { limit: PAGE_SIZE }, controller.signal));
+        const [detail, page] = await Promise.all([
+          prefetched?.detail ?? getThread(threadId, controller.signal),
+          prefetched?.page ?? getMessages(threadId, { limit: PAGE_SIZE }, controller.signal),
+        ]);
         if (controller.signal.aborted) return;
         dispatch({ type: "detail.loaded", detail });
         dispatch({ type: "page.loaded", page, position: "newest" });
         setLoad({ status: "ready" });
         setStreamFrom(detail.lastEventId);
+        // The page may predate the detail's lastEventId, and the stream resumes after it: a
+        // message created in between would be missing. A newest page requested now is never
+        // older than the detail; fetched after the first paint, and merging it unchanged is a no-op.
+        cancelResync = requestIdle(() => {
+          getMessages(threadId, { limit: PAGE_SIZE }, controller.signal)
+            .then((newest) => dispatch({ type: "page.loaded", page: newest, position: "newest" }))
+            .catch(() => {});
+        }, RESYNC_IDLE_TIMEOUT_MS);
       } catch (error) {
         if (isAbort(error)) return;
         setLoad({ status: "error", error: asApiError(error) });
       }
     })();
-    return () => controller.abort();
+    return () => {
+      cancelResync();
+      controller.abort();
+    };
   }, [threadId, loadAttempt]);
 
   // Live updates once loaded.
