@@ -31,7 +31,8 @@ export class LiveDeltaBatcher {
   /** Tells this process's own notifications apart (its LISTEN connection gets them too). */
   readonly sender = randomUUID();
   readonly #send: (payloads: string[]) => Promise<void>;
-  #pending: ReceivedDelta[] = [];
+  /** Chunks gathered for the next notification, merged per message while contiguous. */
+  #pending: { threadId: string; messageId: string; offset: number; delta: string }[] = [];
   /** Index in #pending of each message's entry, so contiguous chunks merge into it. */
   #entryOf = new Map<string, number>();
   #timer: NodeJS.Timeout | undefined;
@@ -47,11 +48,12 @@ export class LiveDeltaBatcher {
     if (this.#closed) return;
     const at = this.#entryOf.get(event.messageId);
     const entry = at === undefined ? undefined : this.#pending[at];
-    if (entry && entry.event.offset + entry.event.delta.length === event.offset) {
-      entry.event = { ...entry.event, delta: entry.event.delta + event.delta };
+    if (entry && entry.offset + entry.delta.length === event.offset) {
+      entry.delta += event.delta;
     } else {
       this.#entryOf.set(event.messageId, this.#pending.length);
-      this.#pending.push({ threadId, event });
+      const { messageId, offset, delta } = event;
+      this.#pending.push({ threadId, messageId, offset, delta });
     }
     this.#timer ??= setTimeout(() => this.#flush(), LIVE_BATCH_MS);
   }
@@ -71,8 +73,8 @@ export class LiveDeltaBatcher {
     const batch = this.#pending;
     this.#pending = [];
     this.#entryOf.clear();
-    const payloads = batch.flatMap(({ threadId, event }) =>
-      encodeLiveDelta(this.sender, threadId, event),
+    const payloads = batch.flatMap(({ threadId, messageId, offset, delta }) =>
+      encodeLiveDelta(this.sender, threadId, { type: "message.delta", messageId, offset, delta }),
     );
     this.#sending = true;
     this.#send(payloads)
@@ -85,25 +87,30 @@ export class LiveDeltaBatcher {
   }
 }
 
-/** The payloads for one chunk: split where one would be too long for NOTIFY. */
+/**
+ * The payloads for one chunk: cut into pieces where one would be too long for NOTIFY. The piece
+ * size comes from the whole chunk's encoded size (one pass for the common case); a piece that
+ * is still too long (its characters escape to more bytes than average) is cut again.
+ */
 export function encodeLiveDelta(sender: string, threadId: string, event: LiveDelta): string[] {
   const payload = JSON.stringify({ s: sender, t: threadId, e: event } satisfies Payload);
-  if (event.delta.length < 2 || Buffer.byteLength(payload) <= MAX_LIVE_PAYLOAD_BYTES) {
-    return [payload];
+  const bytes = Buffer.byteLength(payload);
+  const { delta } = event;
+  if (delta.length < 2 || bytes <= MAX_LIVE_PAYLOAD_BYTES) return [payload];
+  const pieces = Math.max(2, Math.ceil(bytes / (MAX_LIVE_PAYLOAD_BYTES * 0.9)));
+  const size = Math.ceil(delta.length / pieces);
+  const out: string[] = [];
+  for (let start = 0; start < delta.length; ) {
+    let end = Math.min(delta.length, start + size);
+    // Never between the two halves of a surrogate pair.
+    const code = delta.charCodeAt(end - 1);
+    if (end < delta.length && code >= 0xd800 && code <= 0xdbff) end--;
+    if (end <= start) end = start + 2;
+    const piece = { ...event, offset: event.offset + start, delta: delta.slice(start, end) };
+    out.push(...encodeLiveDelta(sender, threadId, piece));
+    start = end;
   }
-  let half = event.delta.length >> 1;
-  // Never between the two halves of a surrogate pair.
-  const code = event.delta.charCodeAt(half - 1);
-  if (code >= 0xd800 && code <= 0xdbff) half--;
-  if (half <= 0) return [payload];
-  return [
-    ...encodeLiveDelta(sender, threadId, { ...event, delta: event.delta.slice(0, half) }),
-    ...encodeLiveDelta(sender, threadId, {
-      ...event,
-      offset: event.offset + half,
-      delta: event.delta.slice(half),
-    }),
-  ];
+  return out;
 }
 
 /** The chunk in a payload, or null for this process's own payloads and malformed ones. */
