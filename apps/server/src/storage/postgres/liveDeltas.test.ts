@@ -3,13 +3,19 @@
  * payloads PostgreSQL accepts, which decode back to the same text, in order.
  */
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { LiveDelta } from "../chatStore.ts";
-import { decodeLiveDelta, encodeLiveDelta, MAX_LIVE_PAYLOAD_BYTES } from "./liveDeltas.ts";
+import {
+  decodeLiveDelta,
+  encodeLiveDelta,
+  LIVE_BATCH_MS,
+  LiveDeltaBatcher,
+  MAX_LIVE_PAYLOAD_BYTES,
+} from "./liveDeltas.ts";
 
-const delta = (offset: number, text: string): LiveDelta => ({
+const delta = (offset: number, text: string, messageId = "m1"): LiveDelta => ({
   type: "message.delta",
-  messageId: "m1",
+  messageId,
   offset,
   delta: text,
 });
@@ -75,5 +81,78 @@ describe("live delta payloads", () => {
     expect(
       decodeLiveDelta(JSON.stringify({ s: "x", t: "t1", e: { type: "turn.updated" } }), "other"),
     ).toBeNull();
+  });
+});
+
+describe("LiveDeltaBatcher", () => {
+  // The batch timer is the only clock: fake timers show what is sent at each point.
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** A sender whose statements stay in flight until the test lets them finish. */
+  function recorder() {
+    const statements: { payloads: string[]; finish: () => void }[] = [];
+    const batcher = new LiveDeltaBatcher(
+      (payloads) => new Promise<void>((resolve) => statements.push({ payloads, finish: resolve })),
+    );
+    const sent = (i: number) => statements[i]!.payloads.map((p) => decodeLiveDelta(p, "other")!);
+    return { batcher, statements, sent };
+  }
+
+  it("merges a batch's contiguous chunks per message into one statement", async () => {
+    const { batcher, statements, sent } = recorder();
+    for (let i = 0; i < 100; i++) batcher.add("t1", delta(i, "x"));
+    batcher.add("t2", delta(0, "other thread", "m2"));
+    batcher.add("t1", delta(100, "y"));
+    expect(statements).toHaveLength(0);
+    await vi.advanceTimersByTimeAsync(LIVE_BATCH_MS);
+    expect(statements).toHaveLength(1);
+    expect(
+      sent(0).map((r) => [r.threadId, r.event.messageId, r.event.offset, r.event.delta]),
+    ).toEqual([
+      ["t1", "m1", 0, `${"x".repeat(100)}y`],
+      ["t2", "m2", 0, "other thread"],
+    ]);
+    batcher.close();
+  });
+
+  it("keeps one statement in flight: what gathers meanwhile goes next, in order", async () => {
+    const { batcher, statements, sent } = recorder();
+    batcher.add("t1", delta(0, "a"));
+    await vi.advanceTimersByTimeAsync(LIVE_BATCH_MS);
+    batcher.add("t1", delta(1, "b"));
+    batcher.add("t1", delta(2, "c"));
+    // The first statement has not returned: nothing else is sent, however long it takes.
+    await vi.advanceTimersByTimeAsync(10 * LIVE_BATCH_MS);
+    expect(statements).toHaveLength(1);
+    statements[0]!.finish();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(statements).toHaveLength(2);
+    expect(sent(1).map((r) => [r.event.offset, r.event.delta])).toEqual([[1, "bc"]]);
+    batcher.close();
+  });
+
+  it("sends nothing after close, and a failed statement does not stop later ones", async () => {
+    const statements: string[][] = [];
+    let fail = true;
+    const batcher = new LiveDeltaBatcher(async (payloads) => {
+      statements.push(payloads);
+      if (fail) throw new Error("connection lost");
+    });
+    batcher.add("t1", delta(0, "a"));
+    await vi.advanceTimersByTimeAsync(LIVE_BATCH_MS);
+    expect(statements).toHaveLength(1);
+    fail = false;
+    batcher.add("t1", delta(1, "b"));
+    await vi.advanceTimersByTimeAsync(LIVE_BATCH_MS);
+    expect(statements).toHaveLength(2);
+    batcher.add("t1", delta(2, "c"));
+    batcher.close();
+    await vi.advanceTimersByTimeAsync(10 * LIVE_BATCH_MS);
+    expect(statements).toHaveLength(2);
   });
 });
