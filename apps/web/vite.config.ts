@@ -1,5 +1,6 @@
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
+import { precompress } from "./buildPlugins/precompress.ts";
 
 /**
  * Libraries get chunks of their own, apart from the app's code: the browser fetches them in
@@ -23,7 +24,8 @@ function vendorChunk(id: string): string | undefined {
 const API_TARGET = "http://127.0.0.1:4310";
 
 export default defineConfig({
-  plugins: [react()],
+  // precompress: .br and .gz next to the built files, served by the server (static.ts).
+  plugins: [react(), precompress()],
   server: {
     proxy: {
       "/api": {

@@ -20,7 +20,7 @@ const lines = createInterface({ input: child.stdout! });
 const url = await new Promise<string>((resolveUrl, reject) => {
   lines.on("line", (line) => {
     if (line.startsWith("READY ")) resolveUrl(line.slice(6));
-    if (line.startsWith("DONE ")) console.log(line.slice(5), "streamed");
+    if (line.startsWith("DONE ")) console.log(line.slice(5));
   });
   child.once("exit", (code) => reject(new Error(`streaming server exited (${code})`)));
 });

@@ -1,9 +1,8 @@
 /**
- * The fake OpenAI-compatible server of streamingServer.ts, in a worker thread: a real provider
- * runs elsewhere, so its JSON encoding and socket writes should not share the chat server's
- * event loop. Posts `{ baseUrl }` once listening; any message closes it.
+ * The fake OpenAI-compatible server of streamingServer.ts, in a process of its own: a real
+ * provider runs elsewhere, so its JSON encoding and socket writes should not share the chat
+ * server's CPU figures. Prints `URL <baseUrl>` once listening; SIGTERM closes it.
  */
-import { parentPort } from "node:worker_threads";
 import { sseDelta, startFakeOpenAiServer } from "../../src/providers/testing/fakeOpenAiServer.ts";
 import { CHUNKS, chunk } from "./floodChunks.ts";
 
@@ -12,8 +11,8 @@ const fake = await startFakeOpenAiServer(() => ({
   count: CHUNKS + 1,
   chunk: (i) => (i < CHUNKS ? sseDelta(chunk(i)) : sseDelta(null, "stop")),
 }));
-parentPort!.postMessage({ baseUrl: fake.baseUrl });
-parentPort!.once("message", async () => {
+console.log(`URL ${fake.baseUrl}`);
+process.once("SIGTERM", async () => {
   await fake.close();
-  parentPort!.close();
+  process.exit(0);
 });

@@ -15,12 +15,14 @@
  *
  * Streaming text is the one exception to "stored first": {@link ThreadEventLog.broadcast} hands a
  * chunk to listeners at once, without an id, so readers see every delta immediately while the
- * database is written only every ~100 ms (one delta row per flush). The SSE layer sends each
+ * database is written only every ~100 ms (one delta row per flush). A shared store also passes
+ * the chunk to the other processes ({@link ChatStore.shareLiveDelta}, batched every few
+ * milliseconds), whose listeners get it the same way. The SSE layer sends each
  * character once per client and moves the client's `Last-Event-ID` forward when the stored
  * row covering those characters commits.
  */
 import type { ServerEvent } from "@app/protocol";
-import type { ChatQueries, ChatStore, StoredEvent } from "../storage/chatStore.ts";
+import type { ChatQueries, ChatStore, LiveDelta, StoredEvent } from "../storage/chatStore.ts";
 
 /** An event as listeners get it: stored ones have an id, broadcast deltas have `id: null`. */
 export interface LiveEvent {
@@ -57,6 +59,7 @@ export class ThreadEventLog {
   constructor(store: ChatStore) {
     this.#store = store;
     store.onCommittedEvents((threadId, events) => this.#deliver(threadId, events));
+    store.onLiveDeltas?.((threadId, event) => this.#deliverLive(threadId, event));
   }
 
   /**
@@ -74,13 +77,13 @@ export class ThreadEventLog {
   }
 
   /**
-   * Hands a not yet stored `message.delta` to this process's listeners at once (no id). The
-   * caller stores the same text later with {@link EventTx.publish}, which then carries the id.
+   * Hands a not yet stored `message.delta` to this process's listeners at once (no id), and to
+   * other processes' through a shared store. The caller stores the same text later with
+   * {@link EventTx.publish}, which then carries the id.
    */
-  broadcast(threadId: string, event: ServerEvent & { type: "message.delta" }): void {
-    const set = this.#listeners.get(threadId);
-    if (!set) return;
-    this.#notify(set, { id: null, event, data: JSON.stringify(event) });
+  broadcast(threadId: string, event: LiveDelta): void {
+    this.#store.shareLiveDelta?.(threadId, event);
+    this.#deliverLive(threadId, event);
   }
 
   /**
@@ -134,6 +137,12 @@ export class ThreadEventLog {
   /** Number of live listeners on a thread (for tests and diagnostics). */
   listenerCount(threadId: string): number {
     return this.#listeners.get(threadId)?.size ?? 0;
+  }
+
+  #deliverLive(threadId: string, event: LiveDelta): void {
+    const set = this.#listeners.get(threadId);
+    if (!set) return;
+    this.#notify(set, { id: null, event, data: JSON.stringify(event) });
   }
 
   #deliver(threadId: string, events: StoredEvent[]): void {

@@ -5,10 +5,18 @@
  * for client-side routes (SPA fallback). Paths are resolved inside WEB_DIST only, so `..`
  * (raw or percent-encoded) can never reach another file. Without a build, a small page says how
  * to make one.
+ *
+ * Precompressed variants: the web build writes `<file>.br` and `<file>.gz` next to its text
+ * files (apps/web/vitePrecompress.ts). A request whose `Accept-Encoding` takes one gets it, with
+ * `Content-Encoding` and the file's own `Content-Type`; every answer for a file that has variants
+ * says `Vary: Accept-Encoding`, so caches keep the encodings apart. A variant older than its
+ * file (the file was replaced after the build) is ignored.
  */
+import type { Stats } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import { extname, resolve, sep } from "node:path";
 import type { Context } from "hono";
+import { acceptedEncodings, PRECOMPRESSED, type PrecompressedEncoding } from "./contentEncoding.ts";
 
 const CONTENT_TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -56,16 +64,18 @@ export function createStaticHandler(webDist: string): (c: Context) => Promise<Re
     if (decoded.includes("\0")) return c.text("Bad request path", 400);
     const target = resolve(root, `.${decoded}`);
     const inside = target === root || target.startsWith(root + sep);
+    const accepted = acceptedEncodings(c.req.header("accept-encoding"));
     if (inside && target !== root) {
-      const file = await readRegularFile(target);
+      const file = await readRepresentation(target, accepted);
       if (file) {
         const immutable = decoded.startsWith("/assets/");
-        return new Response(c.req.method === "HEAD" ? null : file, {
+        return new Response(c.req.method === "HEAD" ? null : file.body, {
           headers: {
             "content-type":
               CONTENT_TYPES[extname(target).toLowerCase()] ?? "application/octet-stream",
             "cache-control": immutable ? "public, max-age=31536000, immutable" : "no-cache",
             "x-content-type-options": "nosniff",
+            ...encodingHeaders(file),
           },
         });
       }
@@ -74,17 +84,64 @@ export function createStaticHandler(webDist: string): (c: Context) => Promise<Re
     const wantsPage =
       extname(decoded) === "" || (c.req.header("accept") ?? "").includes("text/html");
     if (!wantsPage) return c.text("Not found", 404);
-    const index = await readRegularFile(resolve(root, "index.html"));
-    return new Response(c.req.method === "HEAD" ? null : (index ?? PLACEHOLDER), {
-      headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache" },
+    const index = await readRepresentation(resolve(root, "index.html"), accepted);
+    return new Response(c.req.method === "HEAD" ? null : (index?.body ?? PLACEHOLDER), {
+      headers: {
+        "content-type": "text/html; charset=utf-8",
+        "cache-control": "no-cache",
+        ...(index ? encodingHeaders(index) : {}),
+      },
     });
   };
 }
 
-async function readRegularFile(path: string): Promise<Buffer | null> {
+/** A file's bytes as sent: a precompressed variant or the file itself. */
+type Representation = {
+  body: Buffer;
+  encoding: PrecompressedEncoding | null;
+  /** The file has variants, so the answer depends on Accept-Encoding. */
+  varies: boolean;
+};
+
+/** Types worth compressing (the build only compresses these; others skip the variant lookup). */
+const COMPRESSIBLE = /^(text\/|application\/(json|manifest\+json|wasm)|image\/(svg\+xml|x-icon))/;
+
+async function readRepresentation(
+  path: string,
+  accepted: readonly PrecompressedEncoding[],
+): Promise<Representation | null> {
+  const info = await statFile(path);
+  if (!info) return null;
+  const type = CONTENT_TYPES[extname(path).toLowerCase()] ?? "";
+  const variants = new Map<PrecompressedEncoding, string>();
+  if (COMPRESSIBLE.test(type)) {
+    await Promise.all(
+      PRECOMPRESSED.map(async ({ encoding, suffix }) => {
+        const variant = await statFile(path + suffix);
+        if (variant && variant.mtimeMs >= info.mtimeMs) variants.set(encoding, path + suffix);
+      }),
+    );
+  }
+  const encoding = accepted.find((e) => variants.has(e)) ?? null;
+  try {
+    const body = await readFile(encoding === null ? path : variants.get(encoding)!);
+    return { body, encoding, varies: variants.size > 0 };
+  } catch {
+    return null;
+  }
+}
+
+function encodingHeaders(file: Representation): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (file.encoding !== null) headers["content-encoding"] = file.encoding;
+  if (file.varies) headers.vary = "Accept-Encoding";
+  return headers;
+}
+
+async function statFile(path: string): Promise<Stats | null> {
   try {
     const info = await stat(path);
-    return info.isFile() ? await readFile(path) : null;
+    return info.isFile() ? info : null;
   } catch {
     return null;
   }

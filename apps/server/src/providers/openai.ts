@@ -36,6 +36,8 @@ export const DEFAULT_SYSTEM_PROMPT =
 
 /** Longest stretch of stream parsing before other work gets a turn (see readSseData). */
 const YIELD_AFTER_MS = 4;
+/** Provider streams being read in this process (they share {@link YIELD_AFTER_MS}). */
+let openStreams = 0;
 
 /** Longest error body text quoted in an error message. */
 const MAX_ERROR_DETAIL = 500;
@@ -160,19 +162,22 @@ async function* readSseData(body: ReadableStream<Uint8Array>): AsyncGenerator<st
     .pipeThrough(new EventSourceParserStream());
   const reader = events.getReader();
   let sliceStart = performance.now();
+  openStreams++;
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) return;
       yield value.data;
       // Parsed events resolve as microtasks: a fast stream would never let the event loop
-      // serve other requests. Give it a turn after every few milliseconds of work.
-      if (performance.now() - sliceStart > YIELD_AFTER_MS) {
+      // serve other requests. Give it a turn after every few milliseconds of work, shared by
+      // the streams reading at once (each runs in the same turn of the loop, one after another).
+      if (performance.now() - sliceStart > YIELD_AFTER_MS / openStreams) {
         await new Promise((resolve) => setImmediate(resolve));
         sliceStart = performance.now();
       }
     }
   } finally {
+    openStreams--;
     await reader.cancel().catch(() => {});
     reader.releaseLock();
   }

@@ -264,6 +264,12 @@ export type SyncQueries = {
 /** Receives the events of a thread once they are committed, in id order, each once. */
 export type CommittedEventsSink = (threadId: string, events: StoredEvent[]) => void;
 
+/** A streaming chunk not stored yet (`ThreadEventLog.broadcast`). */
+export type LiveDelta = ServerEvent & { type: "message.delta" };
+
+/** Receives the live chunks another process broadcast, for watched threads, in order. */
+export type LiveDeltaSink = (threadId: string, event: LiveDelta) => void;
+
 export interface ChatStore extends ChatQueries {
   /** `sqlite` or `postgres`. */
   readonly kind: "sqlite" | "postgres";
@@ -287,5 +293,14 @@ export interface ChatStore extends ChatQueries {
   /** Starts delivering a thread's events to the sink; resolves once they will be. */
   watch(threadId: string): Promise<void>;
   unwatch(threadId: string): void;
+  /**
+   * Shared stores only: hands a chunk that is not stored yet to the other processes, batched
+   * (PostgreSQL: one `NOTIFY chat_live` per few milliseconds, not one per chunk), so their
+   * clients see it before the writer's next flush. Best effort: the stored delta row that
+   * follows covers anything lost.
+   */
+  shareLiveDelta?(threadId: string, event: LiveDelta): void;
+  /** Where chunks shared by other processes go ({@link watch}ed threads only). */
+  onLiveDeltas?(sink: LiveDeltaSink): void;
   close(): Promise<void>;
 }

@@ -8,6 +8,8 @@ export interface RawResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
+  /** The body's bytes as sent (not decompressed). */
+  body: Buffer;
   json<T = unknown>(): T;
 }
 
@@ -23,11 +25,13 @@ export function rawRequest(
         const parts: Buffer[] = [];
         res.on("data", (part: Buffer) => parts.push(part));
         res.on("end", () => {
-          const text = Buffer.concat(parts).toString("utf8");
+          const body = Buffer.concat(parts);
+          const text = body.toString("utf8");
           resolve({
             status: res.statusCode ?? 0,
             headers: res.headers,
             text,
+            body,
             json: <T>() => JSON.parse(text) as T,
           });
         });

@@ -362,12 +362,13 @@ export class PgQueries implements ChatQueries {
   }
 
   async finishMessage(id: string, text: string, status: "complete" | "error"): Promise<Message> {
+    // The text is not read back (up to MAX_REPLY_CHARS): the caller's is the stored one.
     const [row] = await this.#rows<MessageRow>(
       "finishMessage",
-      `UPDATE messages SET text = $1, status = $2 WHERE id = $3 RETURNING ${MESSAGE_COLUMNS}`,
+      `UPDATE messages SET text = $1, status = $2 WHERE id = $3 RETURNING ${MESSAGE_COLUMNS.replace("text", "'' AS text")}`,
       [text, status, id],
     );
-    return this.#toMessage(row!);
+    return toMessage({ ...row!, text });
   }
 
   async streamingMessagesOfTurn(turnId: string): Promise<Message[]> {

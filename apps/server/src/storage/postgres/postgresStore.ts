@@ -7,10 +7,26 @@
  *   thread it reads the stored events after the last one it delivered, in id order, so every
  *   listener gets each event once, whichever process wrote it. After a lost connection it
  *   reconnects and catches up from the same point.
+ * - Live chunks: streaming text not stored yet travels on `NOTIFY chat_live`, batched
+ *   (`liveDeltas.ts`), so clients on any process see a reply as smoothly as on the one running
+ *   it. A chunk that arrives while a thread's stored events are being read waits for them, so
+ *   it never overtakes the `message.created` (or delta row) it continues.
  */
 import pg from "pg";
-import type { ChatQueries, ChatStore, CommittedEventsSink } from "../chatStore.ts";
+import type {
+  ChatQueries,
+  ChatStore,
+  CommittedEventsSink,
+  LiveDelta,
+  LiveDeltaSink,
+} from "../chatStore.ts";
 import { isStorageFault, translateStorageError } from "../storageErrors.ts";
+import {
+  decodeLiveDelta,
+  LIVE_CHANNEL,
+  LiveDeltaBatcher,
+  type ReceivedDelta,
+} from "./liveDeltas.ts";
 import { migratePostgres } from "./migrations.ts";
 import { PgQueries, type Run } from "./pgQueries.ts";
 
@@ -39,6 +55,8 @@ type Watched = {
   ready: Promise<void>;
   pending: boolean;
   running: boolean;
+  /** Live chunks that arrived while stored events were being read: delivered after them. */
+  held: LiveDelta[];
 };
 
 /** Connects, applies migrations and starts listening. */
@@ -61,6 +79,8 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     onCommittedEvents: (sink) => core.onCommittedEvents(sink),
     watch: (threadId) => core.watch(threadId),
     unwatch: (threadId) => core.unwatch(threadId),
+    shareLiveDelta: (threadId, event) => core.live.add(threadId, event),
+    onLiveDeltas: (sink) => core.onLiveDeltas(sink),
     close: () => core.close(),
   };
 }
@@ -73,6 +93,8 @@ class PostgresConnections {
   readonly #watched = new Map<string, Watched>();
   #environmentId = "";
   #sink: CommittedEventsSink = () => {};
+  #liveSink: LiveDeltaSink = () => {};
+  readonly live: LiveDeltaBatcher;
   #listener: pg.Client | null = null;
   #closed = false;
 
@@ -93,6 +115,13 @@ class PostgresConnections {
       }
     };
     this.queries = queriesOf(new PgQueries(run, () => this.#environmentId));
+    // One statement per batch; the pool keeps it off the LISTEN connection.
+    this.live = new LiveDeltaBatcher(async (payloads) => {
+      await this.#pool.query(
+        "SELECT pg_notify($1, p) FROM unnest($2::text[]) WITH ORDINALITY AS u(p, n) ORDER BY n",
+        [LIVE_CHANNEL, payloads],
+      );
+    });
   }
 
   get environmentId(): string {
@@ -150,6 +179,10 @@ class PostgresConnections {
     this.#sink = sink;
   }
 
+  onLiveDeltas(sink: LiveDeltaSink): void {
+    this.#liveSink = sink;
+  }
+
   watch(threadId: string): Promise<void> {
     let watched = this.#watched.get(threadId);
     if (!watched) {
@@ -159,6 +192,7 @@ class PostgresConnections {
         lastDelivered: 0,
         pending: false,
         running: false,
+        held: [],
         ready: Promise.resolve(),
       };
       // Deliver from the newest stored event on: earlier ones are each subscriber's replay.
@@ -183,6 +217,7 @@ class PostgresConnections {
 
   async close(): Promise<void> {
     this.#closed = true;
+    this.live.close();
     const listener = this.#listener;
     this.#listener = null;
     await listener?.end().catch(() => {});
@@ -215,11 +250,18 @@ class PostgresConnections {
   async #listen(): Promise<void> {
     const client = new pg.Client({ connectionString: this.#url, types });
     client.on("notification", (message) => {
-      if (message.channel === "chat_events" && message.payload) this.#catchUp(message.payload);
+      if (!message.payload) return;
+      if (message.channel === "chat_events") this.#catchUp(message.payload);
+      else if (message.channel === LIVE_CHANNEL) {
+        const live = decodeLiveDelta(message.payload, this.live.sender);
+        if (live) this.#receiveLive(live);
+      }
     });
     client.on("error", () => this.#reconnect(client));
     client.on("end", () => this.#reconnect(client));
     await client.connect();
+    await client.query(`LISTEN ${LIVE_CHANNEL}`);
+    // Last, so this connection's last query names it (tests find the LISTEN backend by it).
     await client.query("LISTEN chat_events");
     this.#listener = client;
   }
@@ -238,6 +280,14 @@ class PostgresConnections {
       );
     };
     setTimeout(retry, RECONNECT_MS).unref();
+  }
+
+  /** Another process's chunk: to the sink now, or after the stored events being read. */
+  #receiveLive({ threadId, event }: ReceivedDelta): void {
+    const watched = this.#watched.get(threadId);
+    if (!watched) return;
+    if (watched.running) watched.held.push(event);
+    else this.#liveSink(threadId, event);
   }
 
   /** Delivers a watched thread's events after the last delivered one; one reader per thread. */
@@ -274,6 +324,9 @@ class PostgresConnections {
       } finally {
         watched.running = false;
         this.#wake(watched);
+        if (this.#watched.get(threadId) === watched) {
+          for (const event of watched.held.splice(0)) this.#liveSink(threadId, event);
+        }
       }
     })();
   }
