@@ -14,7 +14,7 @@ export const NODE_TESTS = [
   "src/composer/composerTheme.test.ts",
   "src/composer/draftLength.test.ts",
   "src/composer/promptOffsets.test.ts",
-  "src/composer/promptTokens.test.ts",
+  "src/prompt/promptTokens.test.ts",
   "src/copy/composeMarkdownCopy.test.ts",
   "src/markdown/splitMarkdownBlocks.test.ts",
   "src/thread/threadStore.test.ts",
