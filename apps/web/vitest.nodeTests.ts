@@ -6,6 +6,7 @@
  */
 export const NODE_TESTS = [
   "src/linkSyntaxOwner.test.ts",
+  "src/app/indexPrefetch.test.ts",
   "src/api/client.test.ts",
   "src/api/threadEvents.test.ts",
   "src/citations/citationHighlightTiming.test.ts",

@@ -21,6 +21,7 @@ describe("citationChipText", () => {
       label: "The quoted words",
       quotePreview: null,
       description: "Quote: The quoted words",
+      title: "The  quoted\nwords",
     });
   });
 
@@ -35,6 +36,14 @@ describe("citationChipText", () => {
 
   it("treats a blank comment as none", () => {
     expect(citationChipText(citation("quote", "   ")).quotePreview).toBeNull();
+    expect(citationChipText(citation("quote", "   ")).title).toBe("quote");
+  });
+
+  it("titles a chip by the quote as written, with the trimmed comment below it", () => {
+    expect(citationChipText(citation("The  quoted\nwords")).title).toBe("The  quoted\nwords");
+    expect(citationChipText(citation("The quote", "  Why?\n")).title).toBe(
+      "The quote\n\nComment: Why?",
+    );
   });
 
   it("never cuts a surrogate pair", () => {
