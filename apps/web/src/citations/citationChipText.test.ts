@@ -1,19 +1,9 @@
-import type { AssistantCitation } from "@app/citations";
+import { citationFixture } from "@app/citations/testing";
 import { describe, expect, it } from "vitest";
 import { CHIP_QUOTE_PREVIEW_LENGTH, citationChipText, shortPreview } from "./citationChipText.ts";
 
-const citation = (text: string, comment?: string): AssistantCitation => ({
-  version: 1,
-  environmentId: "e",
-  threadId: "t",
-  messageId: "m",
-  text,
-  start: 0,
-  end: text.length,
-  prefix: "",
-  suffix: "",
-  ...(comment === undefined ? {} : { comment }),
-});
+const citation = (text: string, comment?: string) =>
+  citationFixture({ text, ...(comment === undefined ? {} : { comment }) });
 
 describe("citationChipText", () => {
   it("labels a quote without comment by the quote, with no secondary part", () => {
