@@ -20,8 +20,10 @@ import {
   ThreadDetailSchema,
   ThreadListSchema,
   ThreadSchema,
+  type UserInputAnswerResponse,
+  UserInputAnswerResponseSchema,
 } from "@app/protocol";
-import { z } from "zod";
+import type { z } from "zod";
 
 /** An API failure: an HTTP error body, a network failure (`status` 0) or an unexpected response shape. */
 export class ApiError extends Error {
@@ -50,9 +52,6 @@ export type MessagePageQuery = {
   after?: string;
   limit?: number;
 };
-
-// The user-input endpoint's success body is not part of the contract; accept any JSON.
-const AnyJson = z.unknown();
 
 /** Base URL prefix; same origin in production and behind Vite's proxy in development. */
 const API_BASE = "/api";
@@ -206,8 +205,8 @@ export async function answerUserInput(
   threadId: string,
   requestId: string,
   answers: Record<string, string>,
-): Promise<void> {
-  await request(AnyJson, `/threads/${seg(threadId)}/user-input`, {
+): Promise<UserInputAnswerResponse> {
+  return request(UserInputAnswerResponseSchema, `/threads/${seg(threadId)}/user-input`, {
     method: "POST",
     body: { requestId, answers },
   });
