@@ -6,8 +6,6 @@
 import {
   type CancelTurnResponse,
   CancelTurnResponseSchema,
-  type Environment,
-  EnvironmentSchema,
   ErrorBodySchema,
   FileListSchema,
   type MessagePage,
@@ -139,11 +137,6 @@ function query(params: Record<string, string | number | undefined>): string {
 }
 
 const seg = encodeURIComponent;
-
-/** `GET /api/environment` */
-export function getEnvironment(signal?: AbortSignal): Promise<Environment> {
-  return request(EnvironmentSchema, "/environment", signal ? { signal } : undefined);
-}
 
 /** `GET /api/threads` (most recently updated first, as the server orders them). */
 export async function listThreads(signal?: AbortSignal): Promise<Thread[]> {
