@@ -20,6 +20,7 @@ import {
   createThreadFromUi,
   DEMO_ANSWER_END,
   expect,
+  highlightedText,
   row,
   sendPrompt,
   test,
@@ -28,15 +29,6 @@ import type { RigState } from "./support/rig.ts";
 
 const answerBodies = (page: Page) =>
   page.locator('[data-role="assistant"][data-kind="answer"] [data-assistant-citation-source]');
-
-/** Ranges' text of the `assistant-citation` highlight (empty when there is none). */
-function highlightedText(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const highlight = CSS.highlights.get("assistant-citation");
-    if (!highlight) return [];
-    return [...highlight].map((range) => range.toString());
-  });
-}
 
 test("cite answer text, comment on it, send it, and follow the chip back to the source", async ({
   page,

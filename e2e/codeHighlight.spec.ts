@@ -4,25 +4,17 @@
  * quote selected across highlighted tokens cites that text and its chip resolves and highlights
  * it again.
  */
-import type { Page } from "@playwright/test";
 import { parseAssistantCitationHref } from "../packages/citations/src/index.ts";
 import {
   composer,
   createThreadFromUi,
   DEMO_ANSWER_END,
   expect,
+  highlightedText,
   row,
   sendPrompt,
   test,
 } from "./support/fixtures.ts";
-
-/** Ranges' text of the `assistant-citation` highlight (empty when there is none). */
-function highlightedText(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const highlight = CSS.highlights.get("assistant-citation");
-    return highlight ? [...highlight].map((range) => range.toString()) : [];
-  });
-}
 
 test("a quote across highlighted code tokens cites the exact code and its chip resolves it", async ({
   page,

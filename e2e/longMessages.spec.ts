@@ -4,7 +4,7 @@
  * (no row moves later), keeps its whole text in the DOM for citations, unfolds when a citation
  * navigates into it, and unfolds when a selection reaches its clipped part.
  */
-import type { Locator, Page } from "@playwright/test";
+import type { Locator } from "@playwright/test";
 import { parseAssistantCitationHref } from "../packages/citations/src/index.ts";
 import {
   assistantBodies,
@@ -12,6 +12,7 @@ import {
   createThreadFromUi,
   DEMO_ANSWER_END,
   expect,
+  highlightedText,
   row,
   sendPrompt,
   test,
@@ -43,13 +44,6 @@ function clipBottom(article: Locator) {
   return article.evaluate(
     (element) => element.querySelector(".chat-markdown--folded")!.getBoundingClientRect().bottom,
   );
-}
-
-function highlightedText(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const highlight = CSS.highlights.get("assistant-citation");
-    return highlight ? [...highlight].map((range) => range.toString()) : [];
-  });
 }
 
 test("a 120,000-character message folds from its first render; Show more and Show less keep the rows in view still", async ({

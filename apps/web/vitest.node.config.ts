@@ -1,12 +1,12 @@
-import { defineProject } from "vitest/config";
-import { NODE_TESTS } from "./vitest.nodeTests.ts";
+import { configDefaults, defineProject } from "vitest/config";
 
-/** Web tests that need no DOM, in plain Node (see vitest.nodeTests.ts). */
+/** Web tests that need no DOM, in plain Node: every test not named `*.dom.test.ts(x)`. */
 export default defineProject({
   test: {
     name: "web-node",
     environment: "node",
-    include: NODE_TESTS,
+    include: ["src/**/*.test.{ts,tsx}", "buildPlugins/**/*.test.ts"],
+    exclude: [...configDefaults.exclude, "src/**/*.dom.test.{ts,tsx}"],
     // The web benchmarks (typing.bench.tsx) need jsdom: they belong to project `web`.
     benchmark: { include: [] },
   },

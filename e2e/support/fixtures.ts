@@ -8,6 +8,14 @@ import { type RigState, readRigState } from "./rig.ts";
 
 export { expect };
 
+/** Ranges' text of the `assistant-citation` highlight (empty when there is none). */
+export function highlightedText(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const highlight = CSS.highlights.get("assistant-citation");
+    return highlight ? [...highlight].map((range) => range.toString()) : [];
+  });
+}
+
 /** Path of a thread page: `/<environmentId>/<threadId>`. */
 export const THREAD_PATH = /^\/[^/]+\/[^/#?]+$/;
 

@@ -9,7 +9,7 @@
  * (SIDE_OPEN_RUNS, default 5, and SIDE_SCROLL_RUNS, default 2, runs each, alternately).
  *
  * Starts the e2e rig server on PERF_PORT (default 4398) with a seeded 2,000-turn thread, drives
- * Debian's Chromium headless, and prints the results as Markdown (for e2e/PERFORMANCE.md) and
+ * Debian's Chromium headless, and prints the results as Markdown (for the root PERFORMANCE.md) and
  * JSON. Targets: first message < 1 s (median of 5), no frame > 50 ms while scrolling, keystroke
  * to paint < 16 ms median with 100 chips in the composer, and < 16 ms median, < 33 ms worst
  * typing into a 120,000-character draft with 50 citation chips; mouse-up to the selection

@@ -1,4 +1,9 @@
-import type { MessagePage, Thread, ThreadDetail } from "@app/protocol";
+import {
+  type MessagePage,
+  type Thread,
+  type ThreadDetail,
+  UserInputAnswerResponseSchema,
+} from "@app/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   citationLink,
@@ -58,6 +63,7 @@ describe("with the real demo provider", () => {
       answers: { [question.id]: answer },
     });
     expect(res.status).toBe(200);
+    expect(UserInputAnswerResponseSchema.parse(await res.json()).requestId).toBe(pending.id);
     await server.provider.whenIdle();
     const page = await server.getJson<MessagePage>(`/api/threads/${thread.id}/messages`);
     const last = page.messages.at(-1)!;

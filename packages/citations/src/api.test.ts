@@ -46,6 +46,8 @@ const EXTRA_NAMES = [
   "buildNormalizedRenderedText",
   "isRenderedWhitespaceCode",
   "normalizedRangeToRaw",
+  "checkProviderInput",
+  "truncateText",
 ] as const;
 
 type PublicName = (typeof DESIGN_NAMES)[number] | (typeof EXTRA_NAMES)[number];
@@ -163,6 +165,16 @@ describe("@app/citations public API (DESIGN.md section 4)", () => {
     expectTypeOf(api.isRenderedWhitespaceCode).toEqualTypeOf<(code: number) => boolean>();
     expectTypeOf(api.buildNormalizedRenderedText).parameters.toEqualTypeOf<[raw: string]>();
     expectTypeOf(api.normalizedRangeToRaw).returns.toEqualTypeOf<{ start: number; end: number }>();
+    expectTypeOf(api.checkProviderInput).toEqualTypeOf<
+      (
+        prompt: string,
+      ) =>
+        | { ok: true; length: number; providerInput: string }
+        | { ok: false; length: number; excess: number; message: string; providerInput: string }
+    >();
+    expectTypeOf(api.truncateText).toEqualTypeOf<
+      (text: string, max: number, ellipsis?: string) => string
+    >();
     for (const name of EXTRA_NAMES.slice(1)) expect(typeof exported[name], name).toBe("function");
   });
 });

@@ -1,5 +1,6 @@
 import type { AssistantCitation } from "./schema.ts";
 import { hasNonWhitespace } from "./schema.ts";
+import { truncateText } from "./truncate.ts";
 
 /** Longest chip label before truncation, in UTF-16 code units (the ellipsis comes on top). */
 const ASSISTANT_CITATION_CHIP_LABEL_MAX_LENGTH = 64;
@@ -15,11 +16,5 @@ export function getAssistantCitationChipLabel(citation: AssistantCitation): stri
       ? citation.comment
       : citation.text;
   const label = source.replace(/\s+/g, " ").trim();
-  const max = ASSISTANT_CITATION_CHIP_LABEL_MAX_LENGTH;
-  if (label.length <= max) return label;
-  let cut = max;
-  const last = label.charCodeAt(cut - 1);
-  // A high surrogate as the last kept unit would leave half a pair behind.
-  if (last >= 0xd800 && last <= 0xdbff) cut -= 1;
-  return `${label.slice(0, cut).trimEnd()}…`;
+  return truncateText(label, ASSISTANT_CITATION_CHIP_LABEL_MAX_LENGTH, "…");
 }

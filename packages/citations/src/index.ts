@@ -1,16 +1,21 @@
 /**
  * @app/citations: the pure citation kernel (DESIGN.md sections 3-5). No DOM, no React, no I/O.
  *
- * The public surface, by name. First the contract of DESIGN.md section 4 (other code and checks
- * rely on these names), then the documented extras (README.md, "API"). Everything else is
- * internal to the package. `api.test.ts` pins this list at the type level and at run time.
+ * The public surface, by name: the contract of DESIGN.md section 4 (other code and checks rely
+ * on these names) and the documented extras (README.md, "API"). Each export below says which it
+ * is; the statements are sorted by module, so a comment belongs to the one statement under it.
+ * Everything else is internal to the package. `api.test.ts` pins this list at the type level
+ * and at run time.
  */
 
+// Contract: the chip label.
 export { getAssistantCitationChipLabel } from "./chipLabel.ts";
+// Contract: every valid link in a text.
 export { type CollectedAssistantCitation, collectAssistantCitations } from "./collect.ts";
+// Contract: adding or removing a comment.
 export { withAssistantCitationComment } from "./comment.ts";
-// DESIGN.md section 4: limits and the citation itself.
-// Extra: the link syntax for renderers and readable outputs, so no app spells it itself.
+// Contract: the label and every limit. Extra: ASSISTANT_CITATION_SCHEME, for code that must keep
+// the scheme's name out of its output.
 export {
   ASSISTANT_CITATION_CONTEXT_LENGTH,
   ASSISTANT_CITATION_LABEL,
@@ -21,10 +26,13 @@ export {
   ASSISTANT_CITATION_SCHEME,
   PROVIDER_INPUT_MAX_CHARS,
 } from "./constants.ts";
+// Contract: provider expansion (DESIGN.md section 5).
 export { expandAssistantCitationsForProvider } from "./expandForProvider.ts";
+// Contract: the navigation hash.
 export { formatAssistantCitationHash, parseAssistantCitationHash } from "./hash.ts";
-// DESIGN.md section 4: the wire format and transforms over text.
+// Contract: the wire format.
 export { formatAssistantCitationHref, parseAssistantCitationHref } from "./href.ts";
+// Extra: the link syntax for renderers and readable outputs, so no app spells it itself.
 export {
   isAssistantCitationHref,
   looksLikeAssistantCitationLink,
@@ -32,8 +40,8 @@ export {
   parseAssistantCitationLink,
   removeAssistantCitationSyntax,
 } from "./link.ts";
-// DESIGN.md section 4: selection, resolution, chips and navigation.
-// Extra: the web app's DOM offset mapping, with the same normalization as the selector.
+// Contract: normalizeRenderedText. Extra: the web app's DOM offset mapping, with the same
+// normalization as the selector.
 export {
   buildNormalizedRenderedText,
   isRenderedWhitespaceCode,
@@ -41,16 +49,30 @@ export {
   normalizedRangeToRaw,
   normalizeRenderedText,
 } from "./normalize.ts";
+// Contract: links read as their quotes.
 export { assistantCitationsToPlainText } from "./plainText.ts";
-export { type ProviderInputValidation, validateProviderInput } from "./providerInput.ts";
+// Contract: validateProviderInput. Extra: checkProviderInput, the same check with the expanded
+// text the server sends on.
+export {
+  checkProviderInput,
+  type ProviderInputCheck,
+  type ProviderInputValidation,
+  validateProviderInput,
+} from "./providerInput.ts";
+// Contract: readable Markdown for exports.
 export { renderAssistantCitationsAsText } from "./renderAsText.ts";
+// Contract: resolution of a quote in a rendered text.
 export { type AssistantCitationTextMatch, findAssistantCitationText } from "./resolve.ts";
-// Extra: checks that share the schema's rules.
+// Contract: the schema and type. Extra: the schema's own checks.
 export {
   type AssistantCitation,
   AssistantCitationSchema,
   hasNonWhitespace,
   isAssistantCitation,
 } from "./schema.ts";
+// Contract: the selector of a selection.
 export { type AssistantCitationSelector, createAssistantCitationSelector } from "./selector.ts";
+// Contract: the Markdown link.
 export { serializeAssistantCitation } from "./serialize.ts";
+// Extra: cutting text to a length without splitting a surrogate pair.
+export { truncateText } from "./truncate.ts";

@@ -1,8 +1,9 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { sampleCitation } from "./__fixtures__/citations.ts";
 import { PROVIDER_INPUT_MAX_CHARS } from "./constants.ts";
 import { expandAssistantCitationsForProvider } from "./expandForProvider.ts";
-import { validateProviderInput } from "./providerInput.ts";
+import { checkProviderInput, validateProviderInput } from "./providerInput.ts";
 import { serializeAssistantCitation } from "./serialize.ts";
 
 describe("validateProviderInput", () => {
@@ -59,5 +60,48 @@ describe("validateProviderInput", () => {
 
   it("accepts an empty prompt", () => {
     expect(validateProviderInput("   ")).toStrictEqual({ ok: true, length: 0 });
+  });
+});
+
+describe("checkProviderInput", () => {
+  it("returns the trimmed, expanded prompt with the same verdict as validateProviderInput", () => {
+    const link = serializeAssistantCitation(sampleCitation);
+    const prompt = `  look at ${link}\n`;
+    const check = checkProviderInput(prompt);
+    expect(check.providerInput).toBe(expandAssistantCitationsForProvider(prompt.trim()));
+    expect(check.providerInput).not.toContain(link);
+    const { providerInput: _expanded, ...verdict } = check;
+    expect(verdict).toStrictEqual(validateProviderInput(prompt));
+  });
+
+  it("gives the expanded text and the message over the limit too", () => {
+    const check = checkProviderInput("x".repeat(PROVIDER_INPUT_MAX_CHARS + 2));
+    expect(check).toMatchObject({
+      ok: false,
+      excess: 2,
+      message: "This message is 2 characters over the 120,000-character limit.",
+    });
+    expect(check.providerInput).toHaveLength(PROVIDER_INPUT_MAX_CHARS + 2);
+  });
+
+  it("agrees with validateProviderInput on every prompt (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.oneof(
+            fc.string(),
+            fc
+              .string()
+              .map((text) => serializeAssistantCitation({ ...sampleCitation, text: `q${text}` })),
+          ),
+        ),
+        (parts) => {
+          const prompt = parts.join(" ");
+          const { providerInput, ...verdict } = checkProviderInput(prompt);
+          expect(verdict).toStrictEqual(validateProviderInput(prompt));
+          expect(providerInput).toBe(expandAssistantCitationsForProvider(prompt.trim()));
+        },
+      ),
+    );
   });
 });

@@ -4,6 +4,7 @@ import {
   normalizedLengthOf,
   normalizeRenderedText,
 } from "./normalize.ts";
+import { truncateText, truncateTextStart } from "./truncate.ts";
 
 /**
  * Where a quote sits in a rendered text: the exact raw excerpt plus its position and context in
@@ -21,9 +22,6 @@ export interface AssistantCitationSelector {
   /** Up to 32 units of normalized text directly after `end`. */
   suffix: string;
 }
-
-const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
-const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
 
 /**
  * Builds the selector for the raw selection `[rawStart, rawEnd)` of `rendered`.
@@ -67,32 +65,16 @@ export function createAssistantCitationSelector(
   const before = normalizeRenderedText(
     rendered.slice(unitsBackward(rendered, quoteStart, CONTEXT_LENGTH + 1), quoteStart),
   );
-  let prefixStart = Math.max(0, before.length - CONTEXT_LENGTH);
-  if (
-    prefixStart > 0 &&
-    isLowSurrogate(before.charCodeAt(prefixStart)) &&
-    isHighSurrogate(before.charCodeAt(prefixStart - 1))
-  ) {
-    prefixStart++;
-  }
   const after = normalizeRenderedText(
     rendered.slice(quoteEnd, unitsForward(rendered, quoteEnd, CONTEXT_LENGTH + 1)),
   );
-  let suffixEnd = Math.min(after.length, CONTEXT_LENGTH);
-  if (
-    suffixEnd < after.length &&
-    isHighSurrogate(after.charCodeAt(suffixEnd - 1)) &&
-    isLowSurrogate(after.charCodeAt(suffixEnd))
-  ) {
-    suffixEnd--;
-  }
 
   return {
     text,
     start,
     end,
-    prefix: before.slice(prefixStart),
-    suffix: after.slice(0, suffixEnd),
+    prefix: truncateTextStart(before, CONTEXT_LENGTH),
+    suffix: truncateText(after, CONTEXT_LENGTH),
   };
 }
 

@@ -180,6 +180,9 @@ export const UserInputAnswerBodySchema = z
   .object({ requestId: z.string().min(1), answers: z.record(z.string(), z.string()) })
   .strict();
 export type UserInputAnswerBody = z.infer<typeof UserInputAnswerBodySchema>;
+/** Its response: the answered request's id and the turn, running again. */
+export const UserInputAnswerResponseSchema = z.object({ requestId: z.string(), turn: TurnSchema });
+export type UserInputAnswerResponse = z.infer<typeof UserInputAnswerResponseSchema>;
 
 /** `POST /api/threads/:threadId/turns/:turnId/cancel` (body `{}`) */
 export const CancelTurnResponseSchema = z.object({ turn: TurnSchema });

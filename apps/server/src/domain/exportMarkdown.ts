@@ -31,13 +31,6 @@ export function renderExportMessage(message: Message): string {
   return `\n## ${heading}\n\n${body === "" ? "_(empty)_" : body}\n`;
 }
 
-/** The whole document as one string (small threads and tests; the HTTP route streams it). */
-export function renderThreadMarkdown(thread: Thread, messages: Iterable<Message>): string {
-  let text = renderExportHeader(thread);
-  for (const message of messages) text += renderExportMessage(message);
-  return text;
-}
-
 /** A title is one line of plain text; keep Markdown/HTML in it from changing the heading. */
 function escapeHeading(title: string): string {
   return title.replace(/\s+/g, " ").replace(/[\\`*_[\]<>#|]/g, (c) => `\\${c}`);

@@ -22,7 +22,7 @@
  * of how a turn ended is `turnOutcome.ts`'s.
  */
 import { randomUUID } from "node:crypto";
-import { expandAssistantCitationsForProvider, PROVIDER_INPUT_MAX_CHARS } from "@app/citations";
+import { checkProviderInput, PROVIDER_INPUT_MAX_CHARS } from "@app/citations";
 import type { SendTurnResponse, ServerEvent, Turn } from "@app/protocol";
 import { type Logger, silentLogger } from "../logger.ts";
 import type {
@@ -198,20 +198,17 @@ export class ProviderService {
     if (trimmed === "") {
       throw new DomainError("empty_input", "The message is empty. Type something to send.");
     }
-    // Expand once: the limit applies to the larger of the raw and the expanded length (the
-    // same rule as validateProviderInput, which would expand again).
-    const providerInput = expandAssistantCitationsForProvider(trimmed);
-    const length = Math.max(trimmed.length, providerInput.length);
-    if (length > PROVIDER_INPUT_MAX_CHARS) {
-      const excess = length - PROVIDER_INPUT_MAX_CHARS;
-      throw new DomainError(
-        "input_too_long",
-        `The message is ${excess.toLocaleString("en-US")} characters over the ` +
-          `${PROVIDER_INPUT_MAX_CHARS.toLocaleString("en-US")}-character limit` +
-          (trimmed.length <= PROVIDER_INPUT_MAX_CHARS ? " once its quotes are included." : "."),
-        { length, excess, limit: PROVIDER_INPUT_MAX_CHARS },
-      );
+    // The kernel owns the limit and its message, and expands once.
+    const check = checkProviderInput(trimmed);
+    if (!check.ok) {
+      const { length, excess } = check;
+      throw new DomainError("input_too_long", check.message, {
+        length,
+        excess,
+        limit: PROVIDER_INPUT_MAX_CHARS,
+      });
     }
+    const providerInput = check.providerInput;
 
     const now = this.#now();
     const result = await this.#events.atomically(async (w) => {

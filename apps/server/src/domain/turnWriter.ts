@@ -13,6 +13,7 @@
  * stopped (`onStop`), to be recorded as failed, with that text, once storage accepts it.
  */
 import { randomUUID } from "node:crypto";
+import { truncateText } from "@app/citations";
 import type { ProviderMessageWriter } from "../providers/types.ts";
 import { isStorageFault, StorageUnavailableError } from "../storage/storageErrors.ts";
 import type { EventTx, ThreadEventLog } from "./events.ts";
@@ -195,7 +196,7 @@ export class TurnWriter {
     if (!this.#open || chunk === "") return;
     this.#o.onActivity();
     const room = this.#o.maxReplyChars - this.#replyChars;
-    const text = chunk.length <= room ? chunk : cutAt(chunk, room);
+    const text = truncateText(chunk, room);
     if (text !== "") {
       const offset = message.text.length;
       message.text += text;
@@ -302,13 +303,6 @@ export class TurnWriter {
     await w.publish(this.#o.threadId, { type: "message.completed", message: finished });
     await w.tx.deleteDeltaEvents(message.id);
   }
-}
-
-/** The first `n` UTF-16 units of `text`, never ending on the first half of a surrogate pair. */
-function cutAt(text: string, n: number): string {
-  if (n <= 0) return "";
-  const code = text.charCodeAt(n - 1);
-  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? n - 1 : n);
 }
 
 function storageStop(error: unknown): TurnStop {

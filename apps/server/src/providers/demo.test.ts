@@ -3,6 +3,7 @@ import {
   expandAssistantCitationsForProvider,
   serializeAssistantCitation,
 } from "@app/citations";
+import { citationFixture } from "@app/citations/testing";
 import { describe, expect, it } from "vitest";
 import {
   codeSpan,
@@ -19,18 +20,12 @@ import {
 import type { ProviderHistoryEntry } from "./types.ts";
 
 function citation(text: string, comment?: string, messageId = "message-1"): AssistantCitation {
-  return {
-    version: 1,
-    environmentId: "env-1",
+  return citationFixture({
     threadId: "thread-0",
     messageId,
     text,
-    start: 0,
-    end: text.length,
-    prefix: "",
-    suffix: "",
     ...(comment === undefined ? {} : { comment }),
-  };
+  });
 }
 
 async function runDemo(options: RecordingContextOptions, chunkSize = 24) {

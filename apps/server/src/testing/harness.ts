@@ -10,7 +10,8 @@ import { createHash } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type AssistantCitation, serializeAssistantCitation } from "@app/citations";
+import type { AssistantCitation } from "@app/citations";
+import { citationLinkFixture } from "@app/citations/testing";
 import { type RunningServer, type StartServerOptions, startServer } from "../main.ts";
 import type {
   ProviderAdapter,
@@ -229,18 +230,7 @@ function parseSseBlock(block: string): SseEvent | null {
 
 /** A valid citation link with overridable fields. */
 export function citationLink(overrides: Partial<AssistantCitation> = {}): string {
-  return serializeAssistantCitation({
-    version: 1,
-    environmentId: "env-1",
-    threadId: "thread-1",
-    messageId: "message-1",
-    text: "quoted text",
-    start: 0,
-    end: 11,
-    prefix: "",
-    suffix: "",
-    ...overrides,
-  });
+  return citationLinkFixture(overrides);
 }
 
 /** Polls `check` every 10 ms until it returns a value that is not undefined (max `timeoutMs`). */

@@ -6,8 +6,6 @@
 import {
   type CancelTurnResponse,
   CancelTurnResponseSchema,
-  type Environment,
-  EnvironmentSchema,
   ErrorBodySchema,
   FileListSchema,
   type MessagePage,
@@ -20,8 +18,10 @@ import {
   ThreadDetailSchema,
   ThreadListSchema,
   ThreadSchema,
+  type UserInputAnswerResponse,
+  UserInputAnswerResponseSchema,
 } from "@app/protocol";
-import { z } from "zod";
+import type { z } from "zod";
 
 /** An API failure: an HTTP error body, a network failure (`status` 0) or an unexpected response shape. */
 export class ApiError extends Error {
@@ -50,9 +50,6 @@ export type MessagePageQuery = {
   after?: string;
   limit?: number;
 };
-
-// The user-input endpoint's success body is not part of the contract; accept any JSON.
-const AnyJson = z.unknown();
 
 /** Base URL prefix; same origin in production and behind Vite's proxy in development. */
 const API_BASE = "/api";
@@ -141,11 +138,6 @@ function query(params: Record<string, string | number | undefined>): string {
 
 const seg = encodeURIComponent;
 
-/** `GET /api/environment` */
-export function getEnvironment(signal?: AbortSignal): Promise<Environment> {
-  return request(EnvironmentSchema, "/environment", signal ? { signal } : undefined);
-}
-
 /** `GET /api/threads` (most recently updated first, as the server orders them). */
 export async function listThreads(signal?: AbortSignal): Promise<Thread[]> {
   const list = await request(ThreadListSchema, "/threads", signal ? { signal } : undefined);
@@ -206,8 +198,8 @@ export async function answerUserInput(
   threadId: string,
   requestId: string,
   answers: Record<string, string>,
-): Promise<void> {
-  await request(AnyJson, `/threads/${seg(threadId)}/user-input`, {
+): Promise<UserInputAnswerResponse> {
+  return request(UserInputAnswerResponseSchema, `/threads/${seg(threadId)}/user-input`, {
     method: "POST",
     body: { requestId, answers },
   });

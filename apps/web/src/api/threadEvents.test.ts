@@ -1,3 +1,4 @@
+import { ServerEventSchema } from "@app/protocol";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { type EventStreamStatus, reconnectDelay, subscribeThreadEvents } from "./threadEvents.ts";
 
@@ -47,6 +48,18 @@ afterEach(() => {
 });
 
 describe("subscribeThreadEvents", () => {
+  it("listens to every event type of the protocol's ServerEventSchema", () => {
+    const stop = subscribeThreadEvents(
+      "t",
+      { lastEventId: 0, onEvent() {}, onStatus() {} },
+      factory,
+    );
+    const defined = ServerEventSchema.options.map((option) => option.shape.type.value);
+    expect(defined).toContain("thread.updated");
+    expect([...FakeEventSource.instances[0]!.listeners.keys()].sort()).toEqual(defined.sort());
+    stop();
+  });
+
   it("resumes from the given event id and reconnects with backoff from the last one received", () => {
     const events: (number | null)[] = [];
     const statuses: EventStreamStatus[] = [];

@@ -25,16 +25,13 @@ export type ThreadEventHandlers = {
 /** Minimal constructor shape so tests can pass a fake `EventSource`. */
 export type EventSourceFactory = (url: string) => EventSource;
 
-/** The event names the server may use; unnamed `message` events are accepted too. */
-const EVENT_TYPES: readonly ServerEvent["type"][] = [
-  "message.created",
-  "message.delta",
-  "message.completed",
-  "turn.updated",
-  "user_input.requested",
-  "user_input.resolved",
-  "thread.updated",
-];
+/**
+ * The event names the server may use, read from the protocol's schema so a new event type is
+ * listened to without a second list; unnamed `message` events are accepted too.
+ */
+const EVENT_TYPES: readonly ServerEvent["type"][] = ServerEventSchema.options.map(
+  (option) => option.shape.type.value,
+);
 
 const BASE_DELAY_MS = 500;
 const MAX_DELAY_MS = 10_000;

@@ -1,4 +1,4 @@
-import { type AssistantCitation, hasNonWhitespace } from "@app/citations";
+import type { AssistantCitation } from "@app/citations";
 import { type MouseEvent, useContext, useId, useState } from "react";
 import {
   AssistantCitationNavigationContext,
@@ -17,15 +17,6 @@ export type AssistantCitationChipProps = {
   sourceStart?: number | undefined;
   sourceEnd?: number | undefined;
 };
-
-/** The tooltip: the quote, and the user's comment below it when there is one. */
-export function assistantCitationChipTitle(citation: AssistantCitation): string {
-  const comment =
-    citation.comment !== undefined && hasNonWhitespace(citation.comment)
-      ? `\n\nComment: ${citation.comment.trim()}`
-      : "";
-  return `“${citation.text}”${comment}`;
-}
 
 /**
  * A sent citation in a user message: a read-only chip linking to the cited source text
@@ -46,7 +37,7 @@ export function AssistantCitationChip({
   // A chip citing another thread or environment says so (class, marker, accessible name).
   const scope = citationScope(citation, useContext(CitationHereContext));
   const hover = useCitationHoverMark(citation, scope === "local");
-  const { label, quotePreview, description } = citationChipText(citation);
+  const { label, quotePreview, description, title } = citationChipText(citation);
   const detailsId = useId();
   // The full quote and comment, readable without hovering (touch, keyboard): a disclosure.
   const [expanded, setExpanded] = useState(false);
@@ -68,7 +59,7 @@ export function AssistantCitationChip({
         {...(sourceStart !== undefined && sourceEnd !== undefined
           ? { "data-md-start": sourceStart, "data-md-end": sourceEnd }
           : {})}
-        title={assistantCitationChipTitle(citation)}
+        title={title}
         aria-label={`${citationScopeLabel(scope)}: ${label}`}
         aria-description={description}
         onClick={onClick}

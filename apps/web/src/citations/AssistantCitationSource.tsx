@@ -7,9 +7,6 @@ import { citationHighlightDuration, citationHighlightOpacity } from "./citationH
 import { createSourceHighlight, type SourceHighlight } from "./citationSourceHighlight.ts";
 import { NAVIGATION_WARNINGS } from "./navigationMachine.ts";
 
-/** Warnings of source navigation (shown in `role="status"`; the saved quote never changes). */
-export const CITATION_WARNINGS = NAVIGATION_WARNINGS;
-
 /**
  * How long to wait for the source row to mount. The message is loaded by then, so running out
  * means it could not be shown (never that it is gone: only the server says that).
@@ -182,8 +179,8 @@ export function AssistantCitationSource({
     let currentRange: Range | null = null;
     const reveal = (body: Element) => {
       const resolved = resolveAssistantCitationRange(body, citation);
-      if (resolved.status === "missing") return settle(CITATION_WARNINGS.changed);
-      if (resolved.status === "ambiguous") return settle(CITATION_WARNINGS.ambiguous);
+      if (resolved.status === "missing") return settle(NAVIGATION_WARNINGS.changed);
+      if (resolved.status === "ambiguous") return settle(NAVIGATION_WARNINGS.ambiguous);
       currentRange = resolved.range;
       scrollRangeIntoView(latest.current.getScrollElement(), resolved.range, scrollInstantly);
       followUp();

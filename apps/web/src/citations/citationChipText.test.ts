@@ -1,19 +1,9 @@
-import type { AssistantCitation } from "@app/citations";
+import { citationFixture } from "@app/citations/testing";
 import { describe, expect, it } from "vitest";
 import { CHIP_QUOTE_PREVIEW_LENGTH, citationChipText, shortPreview } from "./citationChipText.ts";
 
-const citation = (text: string, comment?: string): AssistantCitation => ({
-  version: 1,
-  environmentId: "e",
-  threadId: "t",
-  messageId: "m",
-  text,
-  start: 0,
-  end: text.length,
-  prefix: "",
-  suffix: "",
-  ...(comment === undefined ? {} : { comment }),
-});
+const citation = (text: string, comment?: string) =>
+  citationFixture({ text, ...(comment === undefined ? {} : { comment }) });
 
 describe("citationChipText", () => {
   it("labels a quote without comment by the quote, with no secondary part", () => {
@@ -21,6 +11,7 @@ describe("citationChipText", () => {
       label: "The quoted words",
       quotePreview: null,
       description: "Quote: The quoted words",
+      title: "The  quoted\nwords",
     });
   });
 
@@ -35,6 +26,14 @@ describe("citationChipText", () => {
 
   it("treats a blank comment as none", () => {
     expect(citationChipText(citation("quote", "   ")).quotePreview).toBeNull();
+    expect(citationChipText(citation("quote", "   ")).title).toBe("quote");
+  });
+
+  it("titles a chip by the quote as written, with the trimmed comment below it", () => {
+    expect(citationChipText(citation("The  quoted\nwords")).title).toBe("The  quoted\nwords");
+    expect(citationChipText(citation("The quote", "  Why?\n")).title).toBe(
+      "The quote\n\nComment: Why?",
+    );
   });
 
   it("never cuts a surrogate pair", () => {

@@ -7,11 +7,13 @@
  *   visibly separate, secondary part, so the comment never reads as if it were the quote.
  * - `description`: the full quote and the full comment (whitespace collapsed), for the chip's
  *   accessible description.
+ * - `title`: the tooltip, the quote as written and the comment below it when there is one.
  */
 import {
   type AssistantCitation,
   getAssistantCitationChipLabel,
   hasNonWhitespace,
+  truncateText,
 } from "@app/citations";
 
 /** Longest quote preview beside a comment, in UTF-16 units (before the ellipsis). */
@@ -21,12 +23,7 @@ const collapse = (text: string) => text.replace(/\s+/g, " ").trim();
 
 /** `text` with whitespace collapsed, cut to `max` units plus "…" (never inside a surrogate pair). */
 export function shortPreview(text: string, max: number): string {
-  const collapsed = collapse(text);
-  if (collapsed.length <= max) return collapsed;
-  let end = max;
-  const code = collapsed.charCodeAt(end - 1);
-  if (code >= 0xd800 && code <= 0xdbff) end--;
-  return `${collapsed.slice(0, end).trimEnd()}…`;
+  return truncateText(collapse(text), max, "…");
 }
 
 /** The comment, if it is not blank. */
@@ -40,6 +37,7 @@ export function citationChipText(citation: AssistantCitation): {
   label: string;
   quotePreview: string | null;
   description: string;
+  title: string;
 } {
   const comment = chipComment(citation);
   return {
@@ -50,5 +48,6 @@ export function citationChipText(citation: AssistantCitation): {
       comment === null
         ? `Quote: ${collapse(citation.text)}`
         : `Quote: ${collapse(citation.text)} Comment: ${collapse(comment)}`,
+    title: comment === null ? citation.text : `${citation.text}\n\nComment: ${comment}`,
   };
 }

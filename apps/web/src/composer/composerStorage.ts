@@ -4,7 +4,7 @@
  * Every function reports storage failures (quota, disabled storage) as values instead of
  * throwing, so the in-memory draft is never lost because of them.
  */
-import { assistantCitationsToPlainText } from "@app/citations";
+import { assistantCitationsToPlainText, truncateText } from "@app/citations";
 import { z } from "zod";
 
 /** Result of a write: ok, or a readable reason. */
@@ -111,9 +111,5 @@ export function newStashId(): string {
  */
 export function stashPreview(text: string): string {
   const plain = assistantCitationsToPlainText(text).replace(/\s+/g, " ").trim();
-  if (plain.length <= STASH_PREVIEW_LENGTH) return plain;
-  let end = STASH_PREVIEW_LENGTH;
-  const code = plain.charCodeAt(end - 1);
-  if (code >= 0xd800 && code <= 0xdbff) end -= 1;
-  return `${plain.slice(0, end).trimEnd()}…`;
+  return truncateText(plain, STASH_PREVIEW_LENGTH, "…");
 }

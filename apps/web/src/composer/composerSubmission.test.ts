@@ -1,8 +1,5 @@
-import {
-  type AssistantCitation,
-  PROVIDER_INPUT_MAX_CHARS,
-  serializeAssistantCitation,
-} from "@app/citations";
+import { PROVIDER_INPUT_MAX_CHARS } from "@app/citations";
+import { citationLinkFixture } from "@app/citations/testing";
 import type { UserInputRequest } from "@app/protocol";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -32,18 +29,7 @@ describe("decideMessage", () => {
   });
 
   it("blocks on the expanded length when citations make the provider input too long", () => {
-    const citation: AssistantCitation = {
-      version: 1,
-      environmentId: "env",
-      threadId: "t",
-      messageId: "m",
-      text: "q".repeat(8000),
-      start: 0,
-      end: 8000,
-      prefix: "",
-      suffix: "",
-    };
-    const link = serializeAssistantCitation(citation);
+    const link = citationLinkFixture({ text: "q".repeat(8000) });
     // Raw text under the limit, but the expansion adds the quote again in JSON.
     const filler = "x".repeat(PROVIDER_INPUT_MAX_CHARS - link.length - 10);
     const decision = decideMessage(`${filler} ${link}`);

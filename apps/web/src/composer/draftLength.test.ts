@@ -1,25 +1,15 @@
 import {
   expandAssistantCitationsForProvider,
   PROVIDER_INPUT_MAX_CHARS,
-  serializeAssistantCitation,
   validateProviderInput,
 } from "@app/citations";
+import { citationLinkFixture } from "@app/citations/testing";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { DRAFT_COUNT_FROM, draftLengthStatus, formatCount } from "./draftLength.ts";
 
 const quote = (text: string, messageId = "m1") =>
-  serializeAssistantCitation({
-    version: 1,
-    environmentId: "env",
-    threadId: "thread",
-    messageId,
-    text,
-    start: 0,
-    end: text.length,
-    prefix: "",
-    suffix: "",
-  });
+  citationLinkFixture({ environmentId: "env", threadId: "thread", messageId, text });
 
 describe("draftLengthStatus", () => {
   it("says nothing below 90% of the limit", () => {

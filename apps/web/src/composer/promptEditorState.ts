@@ -24,6 +24,7 @@ import {
   type LexicalNode,
   type PointType,
 } from "lexical";
+import { type PromptToken, tokenizePrompt } from "../prompt/promptTokens.ts";
 import { $createComposerCitationNode } from "./nodes/ComposerCitationNode.tsx";
 import { $createMentionNode } from "./nodes/MentionNode.tsx";
 import { $createSkillNode } from "./nodes/SkillNode.tsx";
@@ -33,7 +34,6 @@ import {
   pieceStarts,
   positionForPromptOffset,
 } from "./promptOffsets.ts";
-import { type PromptToken, tokenizePrompt } from "./promptTokens.ts";
 
 /** Update tag for programmatic rebuilds: typed-token heuristics are off for these updates. */
 export const PROMPT_REBUILD_TAG = "composer-prompt-rebuild";

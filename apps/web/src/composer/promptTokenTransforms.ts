@@ -25,12 +25,12 @@ import {
   type PointType,
   TextNode,
 } from "lexical";
+import { type PromptToken, tokenizePrompt } from "../prompt/promptTokens.ts";
 import { $isComposerCitationNode } from "./nodes/ComposerCitationNode.tsx";
 import { $isMentionNode } from "./nodes/MentionNode.tsx";
 import { $isSkillNode } from "./nodes/SkillNode.tsx";
 import { $createNodeForToken, PROMPT_REBUILD_TAG } from "./promptEditorState.ts";
 import { type PromptPiece, positionForPromptOffset } from "./promptOffsets.ts";
-import { type PromptToken, tokenizePrompt } from "./promptTokens.ts";
 
 const WHITESPACE = /\s/;
 

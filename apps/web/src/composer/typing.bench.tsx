@@ -10,9 +10,9 @@ import {
   type LexicalEditor,
 } from "lexical";
 import { bench, describe } from "vitest";
+import { tokenizePrompt } from "../prompt/promptTokens.ts";
 import { Composer } from "./Composer.tsx";
 import { $selectPromptOffsets, $setPromptText, PROMPT_REBUILD_TAG } from "./promptEditorState.ts";
-import { tokenizePrompt } from "./promptTokens.ts";
 
 const prompt = `${Array.from({ length: 100 }, (_, i) => (i % 2 ? `@src/file${i}.ts` : `$skill${i}`)).join(" word ")} `;
 

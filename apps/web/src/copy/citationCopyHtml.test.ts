@@ -1,20 +1,9 @@
-import { type AssistantCitation, serializeAssistantCitation } from "@app/citations";
+import { citationLinkFixture } from "@app/citations/testing";
 import { describe, expect, it } from "vitest";
 import { citationCopyHtml } from "./citationCopyHtml.ts";
 
 const link = (text: string, comment?: string) =>
-  serializeAssistantCitation({
-    version: 1,
-    environmentId: "env",
-    threadId: "thread",
-    messageId: "m",
-    text,
-    start: 0,
-    end: text.length,
-    prefix: "",
-    suffix: "",
-    ...(comment === undefined ? {} : { comment }),
-  } satisfies AssistantCitation);
+  citationLinkFixture({ text, ...(comment === undefined ? {} : { comment }) });
 
 describe("citationCopyHtml", () => {
   it("is null without citation links (plain text says it all)", () => {

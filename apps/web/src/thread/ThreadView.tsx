@@ -21,12 +21,12 @@ import {
   OTHER_ENVIRONMENT_NOTICE,
 } from "../citations/citationScope.ts";
 import { JumpControls } from "../citations/JumpControls.tsx";
-import { useAssistantCitationTarget } from "../citations/useAssistantCitationTarget.ts";
 import { useAssistantSelectionToolbar } from "../citations/useAssistantSelectionToolbar.tsx";
 import { useCitationReturn } from "../citations/useCitationReturn.ts";
 import type { ComposerHandle } from "../composer/Composer.tsx";
 import { StopTurnButton } from "../composer/StopTurnButton.tsx";
 import { Timeline, type TimelineHandle } from "../timeline/Timeline.tsx";
+import { useAssistantCitationTarget } from "./useAssistantCitationTarget.ts";
 import { useIdleOnce } from "./useIdleOnce.ts";
 import { useThread } from "./useThread.ts";
 import { rangeOfMessage, useTimelineView } from "./useTimelineView.ts";

@@ -121,7 +121,7 @@ export class ComposerCitationNode extends InlineChipNode {
   override decorate(): JSX.Element {
     const citation = this.__citation;
     // Label = comment or quote preview; with a comment, a short quote preview follows it.
-    const { label, quotePreview, description } = citationChipText(citation);
+    const { label, quotePreview, description, title } = citationChipText(citation);
     return (
       <ComposerChip
         kind="citation"
@@ -129,11 +129,7 @@ export class ComposerCitationNode extends InlineChipNode {
         label={label}
         secondary={quotePreview}
         description={description}
-        title={
-          citation.comment?.trim()
-            ? `${citation.text}\n\nComment: ${citation.comment}`
-            : citation.text
-        }
+        title={title}
       />
     );
   }

@@ -6,9 +6,12 @@
 import { DecoratorNode } from "lexical";
 import type { JSX } from "react";
 
-export abstract class InlineChipNode extends DecoratorNode<JSX.Element> {
+// Not abstract: Lexical's `$config({ extends })` takes only a constructible superclass.
+export class InlineChipNode extends DecoratorNode<JSX.Element> {
   /** The host's data attribute (e.g. `data-composer-mention-chip`) and its value. */
-  protected abstract chipAttribute(): readonly [name: string, value: string];
+  protected chipAttribute(): readonly [name: string, value: string] {
+    throw new Error(`${this.getType()}: a chip names its host's data attribute`);
+  }
 
   override createDOM(): HTMLElement {
     const span = document.createElement("span");

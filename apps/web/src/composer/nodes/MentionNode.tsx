@@ -1,67 +1,50 @@
 /**
- * `@path/to/file` as an atomic inline chip. The node stores only the path; its text content is
- * the exact source `@path`, so the prompt string (and copy) carries the mention unchanged.
+ * `@path/to/file` as an atomic inline chip. The node stores only the path, as a flat NodeState
+ * (its JSON is `{ type: "composer-mention", version: 1, path }`); its text content is the exact
+ * source `@path`, so the prompt string (and copy) carries the mention unchanged. Written with
+ * Lexical's `$config()`: type, clone and JSON come from the configuration.
  */
-import {
-  $applyNodeReplacement,
-  type LexicalNode,
-  type NodeKey,
-  type SerializedLexicalNode,
-  type Spread,
-} from "lexical";
+import { $create, $getState, $setState, createState, type LexicalNode } from "lexical";
 import type { JSX } from "react";
 import { ComposerChip } from "./ComposerChip.tsx";
 import { InlineChipNode } from "./InlineChipNode.ts";
 
-/** JSON form of a {@link MentionNode}. */
-export type SerializedMentionNode = Spread<{ path: string }, SerializedLexicalNode>;
+const pathState = createState("path", {
+  parse: (value) => (typeof value === "string" ? value : ""),
+});
 
 /** A file mention chip; DOM host carries `data-composer-mention-chip="<path>"`. */
 export class MentionNode extends InlineChipNode {
-  __path: string;
-
-  static override getType(): string {
-    return "composer-mention";
-  }
-
-  static override clone(node: MentionNode): MentionNode {
-    return new MentionNode(node.__path, node.__key);
-  }
-
-  static override importJSON(json: SerializedMentionNode): MentionNode {
-    return $createMentionNode(json.path);
-  }
-
-  constructor(path: string, key?: NodeKey) {
-    super(key);
-    this.__path = path;
-  }
-
-  override exportJSON(): SerializedMentionNode {
-    return { ...super.exportJSON(), type: "composer-mention", version: 1, path: this.__path };
+  override $config() {
+    return this.config("composer-mention", {
+      extends: InlineChipNode,
+      stateConfigs: [{ stateConfig: pathState, flat: true }],
+    });
   }
 
   /** The mentioned path, without the `@`. */
   getPath(): string {
-    return this.getLatest().__path;
+    return $getState(this, pathState);
   }
 
   protected override chipAttribute(): readonly [string, string] {
-    return ["data-composer-mention-chip", this.__path];
+    // Called while the DOM is built: read this version, not the latest.
+    return ["data-composer-mention-chip", $getState(this, pathState, "direct")];
   }
 
   override getTextContent(): string {
-    return `@${this.getLatest().__path}`;
+    return `@${this.getPath()}`;
   }
 
   override decorate(): JSX.Element {
-    return <ComposerChip kind="mention" label={`@${this.__path}`} title={this.__path} />;
+    const path = $getState(this, pathState, "direct");
+    return <ComposerChip kind="mention" label={`@${path}`} title={path} />;
   }
 }
 
 /** Creates a mention chip for `path` (without the `@`). */
 export function $createMentionNode(path: string): MentionNode {
-  return $applyNodeReplacement(new MentionNode(path));
+  return $setState($create(MentionNode), pathState, path);
 }
 
 /** Type guard for {@link MentionNode}. */

@@ -1,66 +1,49 @@
 /**
- * `$name` as an atomic inline chip. Text content is the exact source `$name`.
+ * `$name` as an atomic inline chip. The node stores only the name, as a flat NodeState (its JSON
+ * is `{ type: "composer-skill", version: 1, name }`); its text content is the exact source
+ * `$name`. Written with Lexical's `$config()`, like {@link MentionNode}.
  */
-import {
-  $applyNodeReplacement,
-  type LexicalNode,
-  type NodeKey,
-  type SerializedLexicalNode,
-  type Spread,
-} from "lexical";
+import { $create, $getState, $setState, createState, type LexicalNode } from "lexical";
 import type { JSX } from "react";
 import { ComposerChip } from "./ComposerChip.tsx";
 import { InlineChipNode } from "./InlineChipNode.ts";
 
-/** JSON form of a {@link SkillNode}. */
-export type SerializedSkillNode = Spread<{ name: string }, SerializedLexicalNode>;
+const nameState = createState("name", {
+  parse: (value) => (typeof value === "string" ? value : ""),
+});
 
 /** A skill chip; DOM host carries `data-composer-skill-chip="<name>"`. */
 export class SkillNode extends InlineChipNode {
-  __name: string;
-
-  static override getType(): string {
-    return "composer-skill";
-  }
-
-  static override clone(node: SkillNode): SkillNode {
-    return new SkillNode(node.__name, node.__key);
-  }
-
-  static override importJSON(json: SerializedSkillNode): SkillNode {
-    return $createSkillNode(json.name);
-  }
-
-  constructor(name: string, key?: NodeKey) {
-    super(key);
-    this.__name = name;
-  }
-
-  override exportJSON(): SerializedSkillNode {
-    return { ...super.exportJSON(), type: "composer-skill", version: 1, name: this.__name };
+  override $config() {
+    return this.config("composer-skill", {
+      extends: InlineChipNode,
+      stateConfigs: [{ stateConfig: nameState, flat: true }],
+    });
   }
 
   /** The skill name, without the `$`. */
   getName(): string {
-    return this.getLatest().__name;
+    return $getState(this, nameState);
   }
 
   protected override chipAttribute(): readonly [string, string] {
-    return ["data-composer-skill-chip", this.__name];
+    // Called while the DOM is built: read this version, not the latest.
+    return ["data-composer-skill-chip", $getState(this, nameState, "direct")];
   }
 
   override getTextContent(): string {
-    return `$${this.getLatest().__name}`;
+    return `$${this.getName()}`;
   }
 
   override decorate(): JSX.Element {
-    return <ComposerChip kind="skill" label={`$${this.__name}`} title={this.__name} />;
+    const name = $getState(this, nameState, "direct");
+    return <ComposerChip kind="skill" label={`$${name}`} title={name} />;
   }
 }
 
 /** Creates a skill chip for `name` (without the `$`). */
 export function $createSkillNode(name: string): SkillNode {
-  return $applyNodeReplacement(new SkillNode(name));
+  return $setState($create(SkillNode), nameState, name);
 }
 
 /** Type guard for {@link SkillNode}. */

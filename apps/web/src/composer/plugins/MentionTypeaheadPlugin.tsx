@@ -21,9 +21,9 @@ import {
   mergeRegister,
 } from "lexical";
 import { type JSX, useCallback, useEffect, useId, useRef, useState } from "react";
+import { findMentionQuery, tokenizePrompt } from "../../prompt/promptTokens.ts";
 import { $createMentionNode } from "../nodes/MentionNode.tsx";
 import { PROMPT_REBUILD_TAG } from "../promptEditorState.ts";
-import { findMentionQuery, tokenizePrompt } from "../promptTokens.ts";
 
 /** How long typing must pause before the file list is requested. */
 export const MENTION_SEARCH_DEBOUNCE_MS = 120;

@@ -11,6 +11,7 @@ import {
   type RangeSelection,
 } from "lexical";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { tokenizePrompt } from "../prompt/promptTokens.ts";
 import { $createMentionNode } from "./nodes/MentionNode.tsx";
 import {
   $getPromptText,
@@ -19,7 +20,6 @@ import {
   $selectPromptOffsets,
   PROMPT_REBUILD_TAG,
 } from "./promptEditorState.ts";
-import { tokenizePrompt } from "./promptTokens.ts";
 import { createTestEditor, nodeTypes, readPrompt, setPrompt } from "./testEditor.ts";
 
 const citation: AssistantCitation = {

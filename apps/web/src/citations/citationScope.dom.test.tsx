@@ -1,21 +1,16 @@
-import type { AssistantCitation } from "@app/citations";
+import { citationFixture } from "@app/citations/testing";
 import { cleanup, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import { AssistantCitationChip } from "./AssistantCitationChip.tsx";
 import { CitationHereContext, citationScope, citationScopeLabel } from "./citationScope.ts";
 
-const citation: AssistantCitation = {
-  version: 1,
+const citation = citationFixture({
   environmentId: "env",
   threadId: "t1",
   messageId: "m1",
   text: "quoted words",
-  start: 0,
-  end: 12,
-  prefix: "",
-  suffix: "",
   comment: "look here",
-};
+});
 
 afterEach(cleanup);
 

@@ -1,19 +1,10 @@
-import { type AssistantCitation, serializeAssistantCitation } from "@app/citations";
+import { serializeAssistantCitation } from "@app/citations";
+import { citationFixture } from "@app/citations/testing";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { findMentionQuery, type PromptToken, tokenizePrompt } from "./promptTokens.ts";
 
-const citation: AssistantCitation = {
-  version: 1,
-  environmentId: "env-1",
-  threadId: "thread-1",
-  messageId: "msg-1",
-  text: "the quoted words",
-  start: 4,
-  end: 20,
-  prefix: "",
-  suffix: "",
-};
+const citation = citationFixture({ messageId: "msg-1", text: "the quoted words", start: 4 });
 const link = serializeAssistantCitation(citation);
 
 /** Kind and text of each token, for compact assertions. */

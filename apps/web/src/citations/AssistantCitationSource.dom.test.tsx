@@ -1,8 +1,9 @@
 import type { AssistantCitation } from "@app/citations";
 import { cleanup, render, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { AssistantCitationSource, CITATION_WARNINGS } from "./AssistantCitationSource.tsx";
+import { AssistantCitationSource } from "./AssistantCitationSource.tsx";
 import { citationHighlightClock } from "./assistantCitationNavigation.ts";
+import { NAVIGATION_WARNINGS } from "./navigationMachine.ts";
 
 afterEach(() => {
   cleanup();
@@ -213,11 +214,11 @@ describe("AssistantCitationSource (no Highlight API: owned selection fallback)",
   it("warns when the text changed or appears more than once, without touching the quote", async () => {
     const changed = citationFor("not there");
     const a = renderSource("Alpha beta.", changed, "s4");
-    await waitFor(() => expect(a.onSettled).toHaveBeenCalledWith(CITATION_WARNINGS.changed));
+    await waitFor(() => expect(a.onSettled).toHaveBeenCalledWith(NAVIGATION_WARNINGS.changed));
     expect(changed.text).toBe("not there");
     a.unmount();
     const b = renderSource("echo and echo", citationFor("echo"), "s5");
-    await waitFor(() => expect(b.onSettled).toHaveBeenCalledWith(CITATION_WARNINGS.ambiguous));
+    await waitFor(() => expect(b.onSettled).toHaveBeenCalledWith(NAVIGATION_WARNINGS.ambiguous));
     expect(document.getSelection()?.toString()).toBe("");
   });
 });

@@ -159,11 +159,6 @@ function mergeText(tokens: PromptToken[]): PromptToken[] {
   return merged;
 }
 
-/** True for tokens that become chips. */
-export function isChipToken(token: PromptToken): token is ChipToken {
-  return token.kind !== "text";
-}
-
 /**
  * The `@` query being typed just before `caret` in `text`, for the file typeahead: returns the
  * `@` offset and the partial path, or null when the caret is not right after `@partial`.

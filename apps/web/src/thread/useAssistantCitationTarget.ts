@@ -8,9 +8,7 @@
  * (wheel, touch, navigation keys) or Escape cancels a navigation that has not revealed yet.
  */
 import { type RefObject, useCallback, useEffect, useReducer, useRef } from "react";
-import { unfoldMessage } from "../timeline/messageFold.ts";
-import type { TimelineHandle } from "../timeline/Timeline.tsx";
-import type { AssistantCitationActivation } from "./assistantCitationNavigation.ts";
+import type { AssistantCitationActivation } from "../citations/assistantCitationNavigation.ts";
 import {
   IDLE_NAVIGATION,
   isNavigating,
@@ -18,7 +16,9 @@ import {
   type NavigationState,
   navigationReducer,
   navigationWarning,
-} from "./navigationMachine.ts";
+} from "../citations/navigationMachine.ts";
+import { unfoldMessage } from "../timeline/messageFold.ts";
+import type { TimelineHandle } from "../timeline/Timeline.tsx";
 
 /** The thread as the hook needs it. */
 export type CitationTargetThread = {
