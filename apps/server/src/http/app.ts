@@ -27,6 +27,7 @@ import { isStorageFault } from "../storage/storageErrors.ts";
 import { authMiddleware } from "./auth.ts";
 import { type HostPolicy, hostGuard, writeGuard } from "./browserSafety.ts";
 import { errorResponse } from "./errors.ts";
+import { idParam, idQuery, storableId } from "./ids.ts";
 import { readJsonBody } from "./jsonBody.ts";
 import { requestLog } from "./requestLog.ts";
 import { type SseConnections, streamThreadEvents } from "./sse.ts";
@@ -119,49 +120,59 @@ export function createApp(deps: AppDependencies): Hono {
   });
 
   app.get("/api/threads/:threadId", async (c) =>
-    c.json(await deps.threads.getThreadDetail(c.req.param("threadId"))),
+    c.json(await deps.threads.getThreadDetail(idParam(c, "threadId"))),
   );
 
   app.get("/api/threads/:threadId/messages", async (c) => {
     const limit = parseLimit(c.req.query("limit"), MAX_PAGE_LIMIT);
     return c.json(
-      await deps.threads.getMessagePage(c.req.param("threadId"), {
+      await deps.threads.getMessagePage(idParam(c, "threadId"), {
         before: c.req.query("before"),
         after: c.req.query("after"),
-        around: c.req.query("around"),
+        around: idQuery(c, "around"),
         limit,
       }),
     );
   });
 
   app.post("/api/threads/:threadId/turns", async (c) => {
-    const threadId = c.req.param("threadId");
+    const threadId = idParam(c, "threadId");
     await deps.threads.requireThread(threadId);
     const body = await readJsonBody(c, SendTurnBodySchema);
     return c.json(await deps.provider.sendTurn(threadId, body.input), 201);
   });
 
   app.post("/api/threads/:threadId/user-input", async (c) => {
-    const threadId = c.req.param("threadId");
+    const threadId = idParam(c, "threadId");
     await deps.threads.requireThread(threadId);
-    const body = await readJsonBody(c, UserInputAnswerBodySchema);
-    return c.json(await deps.provider.answerUserInput(threadId, body.requestId, body.answers));
+    const body = await readJsonBody(c, UserInputAnswerBodySchema, { idKeys: ["requestId"] });
+    const requestId = storableId("requestId", body.requestId);
+    return c.json(await deps.provider.answerUserInput(threadId, requestId, body.answers));
   });
 
   app.post("/api/threads/:threadId/turns/:turnId/cancel", async (c) => {
     await readJsonBody(c, CancelTurnBodySchema, { allowEmpty: true });
-    const turn = await deps.provider.cancelTurn(c.req.param("threadId"), c.req.param("turnId"));
+    const turn = await deps.provider.cancelTurn(idParam(c, "threadId"), idParam(c, "turnId"));
     return c.json({ turn });
   });
 
   app.get("/api/threads/:threadId/turns/:turnId/provider-input", async (c) =>
-    c.json(await deps.threads.getProviderInput(c.req.param("threadId"), c.req.param("turnId"))),
+    c.json(await deps.threads.getProviderInput(idParam(c, "threadId"), idParam(c, "turnId"))),
   );
 
   app.get("/api/threads/:threadId/events", async (c) => {
-    const threadId = c.req.param("threadId");
-    await deps.threads.requireThread(threadId);
+    const threadId = idParam(c, "threadId");
+    const { lastEventId } = await deps.threads.getThreadDetail(threadId);
     const afterId = parseLastEventId(c.req.header("last-event-id") ?? c.req.query("lastEventId"));
+    // Ids only grow, so a resume point past the last one came from elsewhere (another thread,
+    // a reset database): waiting would stream nothing, forever.
+    if (afterId !== null && afterId > lastEventId) {
+      throw new DomainError(
+        "invalid_cursor",
+        `Last-Event-ID ${afterId} is past this thread's last event (${lastEventId}). Reload the thread.`,
+        { lastEventId },
+      );
+    }
     return streamThreadEvents(c, {
       events: deps.events,
       connections: deps.connections,
@@ -176,7 +187,7 @@ export function createApp(deps: AppDependencies): Hono {
   });
 
   app.get("/api/threads/:threadId/export.md", async (c) => {
-    const { thread, parts } = await deps.threads.exportMarkdown(c.req.param("threadId"));
+    const { thread, parts } = await deps.threads.exportMarkdown(idParam(c, "threadId"));
     const fileName = `${thread.branchName ?? `thread-${thread.id}`}.md`.replace(/[^\w.-]/g, "-");
     // Pulled a page at a time as the client reads, so a huge thread never sits in memory.
     const iterator = parts[Symbol.asyncIterator]();

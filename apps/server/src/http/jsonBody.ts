@@ -1,12 +1,20 @@
 /**
  * Reading a JSON request body: bytes that are not UTF-8 and strings that are not well-formed
- * UTF-16 (lone surrogates, which `\ud800` escapes produce) are `invalid_text`, malformed JSON
- * `invalid_json`, a wrong shape or a `__proto__` key `invalid_request` (all 400). Nothing
- * lossy reaches storage: SQLite would silently turn each lone surrogate into U+FFFD.
+ * UTF-16 (lone surrogates, which `\ud800` escapes produce) or hold NUL (U+0000) are
+ * `invalid_text`, malformed JSON or nesting deeper than {@link MAX_JSON_DEPTH} `invalid_json`,
+ * a wrong shape or a `__proto__` key `invalid_request` (all 400). Nothing lossy reaches storage:
+ * SQLite would silently turn each lone surrogate into U+FFFD, and PostgreSQL refuses NUL in text.
+ *
+ * Hostile bodies cost linear time: the nesting is measured on the raw text before parsing (a
+ * 1 MB body of `[` is refused after 65 characters), and the walk over the parsed value uses an
+ * explicit stack, so no input can overflow the call stack (figures in PERFORMANCE.md).
  */
 import type { Context } from "hono";
 import type { z } from "zod";
 import { DomainError } from "../domain/errors.ts";
+
+/** Deepest accepted nesting of arrays and objects (DESIGN.md section 7). */
+export const MAX_JSON_DEPTH = 64;
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 // A high surrogate not followed by a low one, or a low one not preceded by a high one.
@@ -17,11 +25,27 @@ export function isWellFormedText(text: string): boolean {
   return !LONE_SURROGATE.test(text);
 }
 
-/** Parses and validates the body against `schema` (an empty body is `{}` when `allowEmpty`). */
+/** True when `text` holds NUL (U+0000), which PostgreSQL cannot store in text. */
+export function hasNul(text: string): boolean {
+  return text.includes("\0");
+}
+
+/** Options of {@link readJsonBody}. */
+export interface ReadJsonOptions {
+  /** An empty body reads as `{}`. */
+  allowEmpty?: boolean;
+  /**
+   * Top-level keys whose values are ids, not text: NUL there is left to the route, which
+   * answers 404 (no id holds NUL) instead of `invalid_text`.
+   */
+  idKeys?: readonly string[];
+}
+
+/** Parses and validates the body against `schema`. */
 export async function readJsonBody<S extends z.ZodType>(
   c: Context,
   schema: S,
-  options: { allowEmpty?: boolean } = {},
+  options: ReadJsonOptions = {},
 ): Promise<z.infer<S>> {
   let text: string;
   try {
@@ -32,17 +56,8 @@ export async function readJsonBody<S extends z.ZodType>(
     }
     throw error;
   }
-  let value: unknown;
-  if (text.trim() === "" && options.allowEmpty) {
-    value = {};
-  } else {
-    try {
-      value = JSON.parse(text);
-    } catch {
-      throw new DomainError("invalid_json", "The request body is not valid JSON.");
-    }
-  }
-  checkStrings(value, []);
+  const value = parseJsonText(text, options.allowEmpty ?? false);
+  checkStrings(value, options.idKeys ?? []);
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -55,32 +70,121 @@ export async function readJsonBody<S extends z.ZodType>(
   return parsed.data;
 }
 
-/** Walks the parsed JSON: every string and key well-formed, no `__proto__` key. */
-function checkStrings(value: unknown, path: (string | number)[]): void {
-  if (typeof value === "string") {
-    if (!isWellFormedText(value)) {
-      const where = path.length > 0 ? ` in ${path.join(".")}` : "";
-      throw new DomainError(
-        "invalid_text",
-        `The text${where} contains an unpaired surrogate (ill-formed UTF-16). Remove it or paste the text again.`,
-        { field: path.join(".") },
-      );
-    }
-    return;
+/** `JSON.parse` behind the nesting limit; every failure is `invalid_json`. */
+export function parseJsonText(text: string, allowEmpty: boolean): unknown {
+  if (allowEmpty && text.trim() === "") return {};
+  if (nestingExceeds(text, MAX_JSON_DEPTH)) {
+    throw new DomainError(
+      "invalid_json",
+      `The request body nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels.`,
+      { maxDepth: MAX_JSON_DEPTH },
+    );
   }
-  if (Array.isArray(value)) {
-    for (const [index, item] of value.entries()) checkStrings(item, [...path, index]);
-    return;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new DomainError("invalid_json", "The request body is not valid JSON.");
   }
-  if (typeof value !== "object" || value === null) return;
-  for (const key of Object.keys(value)) {
-    if (key === "__proto__") {
-      throw new DomainError(
-        "invalid_request",
-        `The key "__proto__" is not allowed${path.length ? ` in ${path.join(".")}` : ""}.`,
-      );
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/**
+ * True when the JSON text opens more than `max` arrays/objects at once. A single pass that
+ * skips string contents (brackets inside strings do not count); it stops at the first level
+ * too deep. Malformed text may pass: `JSON.parse` refuses it next.
+ */
+export function nestingExceeds(text: string, max: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch === QUOTE) {
+      // Jump to the closing quote: one not preceded by an odd run of backslashes.
+      for (;;) {
+        const end = text.indexOf('"', i + 1);
+        if (end === -1) return false;
+        let slash = end - 1;
+        while (text.charCodeAt(slash) === BACKSLASH) slash--;
+        i = end;
+        if ((end - 1 - slash) % 2 === 0) break;
+      }
+    } else if (ch === 0x5b || ch === 0x7b) {
+      if (++depth > max) return true;
+    } else if (ch === 0x5d || ch === 0x7d) {
+      depth--;
     }
-    checkStrings(key, [...path, "(key)"]);
-    checkStrings((value as Record<string, unknown>)[key], [...path, key]);
+  }
+  return false;
+}
+
+/** A container on the walk's stack; `parent` and `key` rebuild the path for error messages. */
+interface Frame {
+  value: object;
+  key: string | number | null;
+  parent: Frame | null;
+}
+
+function pathOf(frame: Frame, last?: string | number): string {
+  const parts: (string | number)[] = last === undefined ? [] : [last];
+  for (let f: Frame | null = frame; f !== null && f.key !== null; f = f.parent) {
+    parts.unshift(f.key);
+  }
+  return parts.join(".");
+}
+
+/**
+ * Walks the parsed JSON without recursion: every string and key well-formed and free of NUL
+ * (except the values of top-level `idKeys`), no `__proto__` key.
+ */
+function checkStrings(root: unknown, idKeys: readonly string[]): void {
+  if (typeof root === "string") checkText(root, "", false);
+  if (typeof root !== "object" || root === null) return;
+  const stack: Frame[] = [{ value: root, key: null, parent: null }];
+  while (stack.length > 0) {
+    const frame = stack.pop()!;
+    const visit = (child: unknown, key: string | number) => {
+      if (typeof child === "string") {
+        const isId = frame.parent === null && typeof key === "string" && idKeys.includes(key);
+        checkText(child, pathOf(frame, key), isId);
+      } else if (typeof child === "object" && child !== null) {
+        stack.push({ value: child, key, parent: frame });
+      }
+    };
+    if (Array.isArray(frame.value)) {
+      const items = frame.value as unknown[];
+      for (let index = 0; index < items.length; index++) visit(items[index], index);
+      continue;
+    }
+    const record = frame.value as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      if (key === "__proto__") {
+        const where = pathOf(frame);
+        throw new DomainError(
+          "invalid_request",
+          `The key "__proto__" is not allowed${where ? ` in ${where}` : ""}.`,
+        );
+      }
+      checkText(key, pathOf(frame, "(key)"), false);
+      visit(record[key], key);
+    }
+  }
+}
+
+function checkText(text: string, path: string, isId: boolean): void {
+  const where = path === "" ? "" : ` in ${path}`;
+  if (!isWellFormedText(text)) {
+    throw new DomainError(
+      "invalid_text",
+      `The text${where} contains an unpaired surrogate (ill-formed UTF-16). Remove it or paste the text again.`,
+      { field: path },
+    );
+  }
+  if (!isId && hasNul(text)) {
+    throw new DomainError(
+      "invalid_text",
+      `The text${where} contains a NUL character (U+0000), which cannot be stored. Remove it.`,
+      { field: path },
+    );
   }
 }

@@ -1,0 +1,47 @@
+/** The nesting pre-check against a reference: the depth of the value JSON.parse builds. */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { nestingExceeds } from "./jsonBody.ts";
+
+/** Depth of arrays/objects in a parsed value (recursive: only for the small test values). */
+function depthOf(value: unknown): number {
+  if (typeof value !== "object" || value === null) return 0;
+  const children = Array.isArray(value) ? value : Object.values(value);
+  return 1 + Math.max(0, ...children.map(depthOf));
+}
+
+// Strings full of the characters the scanner must see through: brackets, quotes, backslashes.
+const trickyString = fc.string({
+  unit: fc.constantFrom("[", "]", "{", "}", '"', "\\", "a", "\u0000", "\ud83d\ude00"),
+  maxLength: 12,
+});
+const tricky = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: "small" },
+    trickyString,
+    fc.integer(),
+    fc.constant(null),
+    fc.array(tie("value"), { maxLength: 3 }),
+    fc.dictionary(trickyString, tie("value"), { maxKeys: 3 }),
+  ),
+})).value;
+
+describe("nestingExceeds", () => {
+  it("agrees with the parsed value's depth for every limit", () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.jsonValue(), tricky), fc.nat(8), (value, max) => {
+        const text = JSON.stringify(value, null, max % 2 === 0 ? undefined : 1);
+        expect(nestingExceeds(text, max)).toBe(depthOf(value) > max);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("refuses a megabyte of brackets without parsing it", () => {
+    expect(nestingExceeds("[".repeat(1_000_000), 64)).toBe(true);
+    expect(nestingExceeds(`${"[".repeat(64)}${"]".repeat(64)}`, 64)).toBe(false);
+    expect(nestingExceeds(`"${"[".repeat(1_000)}"`, 64)).toBe(false);
+    expect(nestingExceeds(`["\\\\", ${"[".repeat(64)}]`, 64)).toBe(true);
+    expect(nestingExceeds(`["\\"${"[".repeat(70)}"]`, 64)).toBe(false);
+  });
+});
