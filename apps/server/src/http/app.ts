@@ -30,6 +30,7 @@ import { errorResponse } from "./errors.ts";
 import { idParam, idQuery, storableId } from "./ids.ts";
 import { readJsonBody } from "./jsonBody.ts";
 import { requestLog } from "./requestLog.ts";
+import { contentSecurityPolicyFor, securityHeaders } from "./securityHeaders.ts";
 import { type SseConnections, streamThreadEvents } from "./sse.ts";
 import { createStaticHandler } from "./static.ts";
 
@@ -82,6 +83,8 @@ export function createApp(deps: AppDependencies): Hono {
   });
 
   app.use("*", requestLog(logger));
+  // Outermost after the log, so refusals (bad_host, unauthorized, 413) get the headers too.
+  app.use("*", securityHeaders(contentSecurityPolicyFor(deps.webDist)));
   app.use("*", hostGuard(deps.hosts));
   app.use("*", authMiddleware(deps.authToken));
   // Every state-changing route is a POST (other methods have no route and answer 404).
