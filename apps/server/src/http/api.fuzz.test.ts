@@ -47,9 +47,11 @@ class FuzzAdapter implements ProviderAdapter {
     const slow = ctx.input.length % 11 === 3;
     if (slow) this.streaming.add(ctx.threadId);
     try {
-      for (let i = 0; i < (slow ? 6 : 2); i++) {
+      // A slow reply: bursts of chunks (some arrive while a stored row's write is awaited),
+      // with pauses long enough for the writer to flush between them.
+      for (let i = 0; i < (slow ? 48 : 2); i++) {
         answer.append(`Chunk ${i} of ${ctx.turnId}. `);
-        await (slow ? sleep(30) : new Promise((resolve) => setImmediate(resolve)));
+        await (slow && i % 6 === 5 ? sleep(20) : new Promise((resolve) => setImmediate(resolve)));
       }
     } finally {
       this.streaming.delete(ctx.threadId);
@@ -58,27 +60,38 @@ class FuzzAdapter implements ProviderAdapter {
   }
 }
 
-/** Checks that each message's stored delta rows follow each other; returns rows checked. */
-async function checkDeltaRows(
-  store: ChatStore,
-  threadId: string,
-  violations: string[],
-): Promise<number> {
-  const ends = new Map<string, number>();
-  let rows = 0;
-  for (const { id, event } of await store.eventsAfter(threadId, 0, 100_000)) {
-    if (event.type === "message.created") ends.set(event.message.id, event.message.text.length);
-    if (event.type !== "message.delta") continue;
-    rows++;
-    const end = ends.get(event.messageId);
-    if (end !== undefined && event.offset !== end) {
-      violations.push(
-        `thread ${threadId} event ${id}: delta at ${event.offset}, text ended at ${end}`,
-      );
+/**
+ * Checks, thread by thread, that each message's stored delta rows follow each other. Reads only
+ * rows newer than the last one seen (compaction deletes a message's rows all at once, so no row
+ * in the middle of a message can vanish unseen).
+ */
+class DeltaRowChecker {
+  readonly violations: string[] = [];
+  rows = 0;
+  readonly #threads = new Map<string, { lastId: number; ends: Map<string, number> }>();
+
+  async check(store: ChatStore, threadId: string): Promise<void> {
+    let seen = this.#threads.get(threadId);
+    if (!seen) {
+      seen = { lastId: 0, ends: new Map() };
+      this.#threads.set(threadId, seen);
     }
-    ends.set(event.messageId, event.offset + event.delta.length);
+    for (const { id, event } of await store.eventsAfter(threadId, seen.lastId, 10_000)) {
+      seen.lastId = id;
+      if (event.type === "message.created") {
+        seen.ends.set(event.message.id, event.message.text.length);
+      }
+      if (event.type !== "message.delta") continue;
+      this.rows++;
+      const end = seen.ends.get(event.messageId);
+      if (end !== undefined && event.offset !== end) {
+        this.violations.push(
+          `thread ${threadId} event ${id}: delta at ${event.offset}, text ended at ${end}`,
+        );
+      }
+      seen.ends.set(event.messageId, event.offset + event.delta.length);
+    }
   }
-  return rows;
 }
 
 /** Answers every question asked until the server has no turn left to run. */
@@ -148,15 +161,12 @@ describe("fuzz", () => {
     const plans = fc.sample(fuzzPlan, { numRuns: N, seed: SEED });
 
     // Reads the stored delta rows of threads whose reply is streaming, until the run ends.
-    const violations: string[] = [];
-    let rowsChecked = 0;
+    const deltas = new DeltaRowChecker();
     let running = true;
     const checker = (async () => {
       while (running) {
-        for (const threadId of [...adapter.streaming]) {
-          rowsChecked += await checkDeltaRows(store, threadId, violations);
-        }
-        await sleep(15);
+        for (const threadId of [...adapter.streaming]) await deltas.check(store, threadId);
+        await sleep(10);
       }
     })();
     let report: Awaited<ReturnType<typeof runFuzz>>;
@@ -175,10 +185,10 @@ describe("fuzz", () => {
       `fuzz on ${testStoreKind}, seed ${SEED}: ${N} requests (+${
         [...report.statusCounts.values()].reduce((a, b) => a + b, 0) - N
       } detail reads), by status ${counts.map(([s, n]) => `${s}: ${n}`).join(", ")}; ` +
-        `${report.accepted.length} prompts accepted; ${rowsChecked} delta rows checked`,
+        `${report.accepted.length} prompts accepted; ${deltas.rows} delta rows checked`,
     );
     expect(report.failures).toEqual([]);
-    expect(violations).toEqual([]);
+    expect(deltas.violations).toEqual([]);
 
     // Integrity: each accepted prompt is stored once, as sent; no turn is left unfinished.
     const seen = new Map<string, Message[]>();
