@@ -1,7 +1,13 @@
-/** The nesting pre-check against a reference: the depth of the value JSON.parse builds. */
+/**
+ * The body reader against references: the nesting pre-check against the depth of the value
+ * JSON.parse builds, and the text rule (NUL or a lone surrogate anywhere: invalid_text) against
+ * a direct look at every string.
+ */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { nestingExceeds } from "./jsonBody.ts";
+import { z } from "zod";
+import { DomainError } from "../domain/errors.ts";
+import { isWellFormedText, nestingExceeds, parseJsonBody } from "./jsonBody.ts";
 
 /** Depth of arrays/objects in a parsed value (recursive: only for the small test values). */
 function depthOf(value: unknown): number {
@@ -43,5 +49,42 @@ describe("nestingExceeds", () => {
     expect(nestingExceeds(`"${"[".repeat(1_000)}"`, 64)).toBe(false);
     expect(nestingExceeds(`["\\\\", ${"[".repeat(64)}]`, 64)).toBe(true);
     expect(nestingExceeds(`["\\"${"[".repeat(70)}"]`, 64)).toBe(false);
+  });
+});
+
+/** Every string and key of a parsed value (recursive: only for the small test values). */
+function stringsOf(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  if (typeof value !== "object" || value === null) return [];
+  if (Array.isArray(value)) return value.flatMap(stringsOf);
+  return Object.entries(value).flatMap(([key, child]) => [key, ...stringsOf(child)]);
+}
+
+describe("parseJsonBody text rule", () => {
+  it("refuses exactly the bodies with NUL or a lone surrogate in some string or key", () => {
+    const unit = fc.constantFrom("a", "\0", "\ud800", "\udc00", "\ud83d\ude00", "é", '"', "\\");
+    const text = fc.string({ unit, maxLength: 6 });
+    const value = fc.letrec((tie) => ({
+      value: fc.oneof(
+        { depthSize: "small" },
+        text,
+        fc.integer(),
+        fc.array(tie("value"), { maxLength: 3 }),
+        fc.dictionary(text, tie("value"), { maxKeys: 3 }),
+      ),
+    })).value;
+    fc.assert(
+      fc.property(value, (parsed) => {
+        const bad = stringsOf(parsed).some((s) => s.includes("\0") || !isWellFormedText(s));
+        let code: string | null = null;
+        try {
+          parseJsonBody(JSON.stringify(parsed), z.unknown());
+        } catch (error) {
+          code = error instanceof DomainError ? error.code : "thrown";
+        }
+        expect(code).toBe(bad ? "invalid_text" : null);
+      }),
+      { numRuns: 1_000 },
+    );
   });
 });
