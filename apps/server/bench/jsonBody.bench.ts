@@ -25,6 +25,12 @@ const bodies: Record<string, string> = {
   "deep: {input: 500k [ then ]}": `{"input":${"[".repeat(halfDeep)}${"]".repeat(halfDeep)}}`,
   "deep: 1 MB of [": "[".repeat(MB),
   "64 levels, repeated (the deepest accepted)": fill('{"input":["\\u0041",', nest64, ",", "]}"),
+  "64 levels, repeated, NUL at the end (error path)": fill(
+    '{"input":["\\u0041",',
+    nest64,
+    ",",
+    `,[${"[".repeat(61)}"\\u0000"${"]".repeat(61)}]]}`,
+  ),
   "empty arrays at depth 2": fill('{"input":["\\u0041",', "[]", ",", "]}"),
   "empty arrays at depth 2, no escape (walk skipped)": fill('{"input":[', "[]", ",", "]}"),
   "short strings at depth 2": fill('{"input":["\\u0041",', '""', ",", "]}"),
@@ -44,7 +50,11 @@ describe("hostile 1 MB bodies (nesting check, parse, string walk, schema)", () =
       }
     });
   }
-  bench("baseline: JSON.parse of a 1 MB string body", () => {
+  // What any 1 MB body costs to parse, without the checks: the floor for the figures above.
+  bench("baseline: JSON.parse alone, 64 levels repeated", () => {
+    JSON.parse(bodies["64 levels, repeated (the deepest accepted)"]!);
+  });
+  bench("baseline: JSON.parse alone, one 1 MB string", () => {
     JSON.parse(bodies["one 1 MB string with emoji"]!);
   });
 });

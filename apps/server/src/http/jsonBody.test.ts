@@ -88,3 +88,20 @@ describe("parseJsonBody text rule", () => {
     );
   });
 });
+
+describe("parseJsonBody error messages", () => {
+  it("name the field that holds the bad text, however deep", () => {
+    const messageOf = (text: string) => {
+      try {
+        parseJsonBody(text, z.unknown());
+      } catch (error) {
+        return error instanceof DomainError ? `${error.code}: ${error.message}` : "thrown";
+      }
+      return "accepted";
+    };
+    expect(messageOf('{"a":[1,{"b":"\\u0000"}]}')).toMatch(/^invalid_text: .* in a\.1\.b /);
+    expect(messageOf('{"a":{"k\\ud800":1}}')).toMatch(/^invalid_text: .* in a\.\(key\) /);
+    expect(messageOf('{"a":[{"__proto__":{}}]}')).toMatch(/^invalid_request: .* in a\.0\./);
+    expect(messageOf('{"requestId":"\\u0000"}')).toMatch(/^invalid_text: .* in requestId /);
+  });
+});

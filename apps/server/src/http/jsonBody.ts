@@ -143,33 +143,22 @@ function mayHoldBadText(text: string): boolean {
 
 /**
  * Walks the parsed JSON without recursion: every string and key well-formed and free of NUL
- * (except the values of top-level `idKeys`), no `__proto__` key. Containers are kept in flat
- * arrays (value, parent, key) so a path is rebuilt only for an error message.
+ * (except the values of top-level `idKeys`), no `__proto__` key. The walk keeps no paths (that
+ * would cost several times the walk); a second search finds the path for an error message.
  */
 function checkStrings(root: unknown, idKeys: readonly string[]): void {
   if (typeof root === "string") checkText(root, "", false);
   if (typeof root !== "object" || root === null) return;
-  const values: object[] = [root];
-  const parents: number[] = [-1];
-  const keys: (string | number)[] = [""];
-  const pathOf = (at: number, last?: string | number): string => {
-    const parts: (string | number)[] = last === undefined ? [] : [last];
-    for (let i = at; i > 0; i = parents[i]!) parts.unshift(keys[i]!);
-    return parts.join(".");
-  };
-  const todo: number[] = [0];
+  const todo: object[] = [root];
   while (todo.length > 0) {
-    const at = todo.pop()!;
-    const value = values[at]!;
+    const value = todo.pop()!;
     if (Array.isArray(value)) {
       for (let index = 0; index < value.length; index++) {
         const child: unknown = value[index];
         if (typeof child === "string") {
-          if (!isCleanText(child)) checkText(child, pathOf(at, index), false);
+          if (!isCleanText(child)) checkText(child, pathTo(root, value, index), false);
         } else if (typeof child === "object" && child !== null) {
-          todo.push(values.push(child) - 1);
-          parents.push(at);
-          keys.push(index);
+          todo.push(child);
         }
       }
       continue;
@@ -177,25 +166,46 @@ function checkStrings(root: unknown, idKeys: readonly string[]): void {
     const record = value as Record<string, unknown>;
     for (const key of Object.keys(record)) {
       if (key === "__proto__") {
-        const where = pathOf(at);
+        const where = pathTo(root, value);
         throw new DomainError(
           "invalid_request",
           `The key "__proto__" is not allowed${where ? ` in ${where}` : ""}.`,
         );
       }
-      if (!isCleanText(key)) checkText(key, pathOf(at, "(key)"), false);
+      if (!isCleanText(key)) checkText(key, pathTo(root, value, "(key)"), false);
       const child = record[key];
       if (typeof child === "string") {
         if (!isCleanText(child)) {
-          checkText(child, pathOf(at, key), at === 0 && idKeys.includes(key));
+          checkText(child, pathTo(root, value, key), value === root && idKeys.includes(key));
         }
       } else if (typeof child === "object" && child !== null) {
-        todo.push(values.push(child) - 1);
-        parents.push(at);
-        keys.push(key);
+        todo.push(child);
       }
     }
   }
+}
+
+/** A step of {@link pathTo}'s search: the key that led here and the step before. */
+type Step = { value: object; key: string | number; parent: Step | null };
+
+/** The dotted path from `root` to `target` (a container in it), plus `last`; for messages. */
+function pathTo(root: object, target: object, last?: string | number): string {
+  const todo: Step[] = [{ value: root, key: "", parent: null }];
+  while (todo.length > 0) {
+    const step = todo.pop()!;
+    if (step.value === target) {
+      const parts: (string | number)[] = last === undefined ? [] : [last];
+      for (let s: Step | null = step; s?.parent; s = s.parent) parts.unshift(s.key);
+      return parts.join(".");
+    }
+    const isArray = Array.isArray(step.value);
+    for (const [key, child] of Object.entries(step.value)) {
+      if (typeof child === "object" && child !== null) {
+        todo.push({ value: child, key: isArray ? Number(key) : key, parent: step });
+      }
+    }
+  }
+  return "";
 }
 
 /** The common case, checked fast: well-formed and no NUL. */
