@@ -271,7 +271,12 @@ async function send(
   if (res.status >= 400) {
     // 431 (URL or headers over 16 KB) comes from Node's HTTP parser, before the app runs.
     const fromApp = res.status !== 431;
-    if (isApi && fromApp && init.method !== "HEAD" && !ErrorBodySchema.safeParse(safeJson(text)).success) {
+    if (
+      isApi &&
+      fromApp &&
+      init.method !== "HEAD" &&
+      !ErrorBodySchema.safeParse(safeJson(text)).success
+    ) {
       report.failures.push(`${what}: not an API error body: ${text.slice(0, 200)}`);
     }
     return null;
