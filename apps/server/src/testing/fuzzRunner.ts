@@ -254,7 +254,20 @@ async function send(
   report: FuzzReport,
 ): Promise<unknown> {
   const controller = new AbortController();
-  const res = await fetch(`${baseUrl}${path}`, { ...init, signal: controller.signal });
+  let res: Response;
+  try {
+    res = await fetch(`${baseUrl}${path}`, { ...init, signal: controller.signal });
+  } catch (error) {
+    // A body the server refuses unread (415: not JSON) is answered at once with
+    // `Connection: close`; a client still sending a large body may see the close first.
+    const type = new Headers(init.headers).get("content-type") ?? "";
+    if (init.body !== undefined && !type.startsWith("application/json")) {
+      report.statusCounts.set(0, (report.statusCounts.get(0) ?? 0) + 1);
+      return null;
+    }
+    report.failures.push(`${init.method ?? "GET"} ${path.slice(0, 120)}: ${String(error)}`);
+    return null;
+  }
   report.statusCounts.set(res.status, (report.statusCounts.get(res.status) ?? 0) + 1);
   const what = `${init.method ?? "GET"} ${path.slice(0, 120)} -> ${res.status}`;
   if (res.status >= 500) {
