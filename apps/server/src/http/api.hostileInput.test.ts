@@ -179,3 +179,26 @@ describe("?token= redirect", () => {
     }
   });
 });
+
+describe("a POST answered before its body was read", () => {
+  it("closes the connection (Connection: close); a POST whose body was read keeps it", async () => {
+    const thread = await newThread();
+    const { host } = new URL(server.url);
+    const post = (path: string) =>
+      rawRequest(`${server.url}${path}`, {
+        method: "POST",
+        headers: { host, "content-type": "application/json", connection: "keep-alive" },
+        body: JSON.stringify({ input: "x".repeat(50_000) }),
+      });
+    const unknown = await post("/api/threads/no-such-thread/turns");
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.connection).toBe("close");
+    const nulId = await post("/api/threads/a%00/turns");
+    expect(nulId.status).toBe(404);
+    expect(nulId.headers.connection).toBe("close");
+    const accepted = await post(`/api/threads/${thread.id}/turns`);
+    expect(accepted.status).toBe(201);
+    expect(accepted.headers.connection).toBe("keep-alive");
+    await server.provider.whenIdle();
+  });
+});

@@ -33,6 +33,7 @@ import { requestLog } from "./requestLog.ts";
 import { contentSecurityPolicyFor, securityHeaders } from "./securityHeaders.ts";
 import { type SseConnections, streamThreadEvents } from "./sse.ts";
 import { createStaticHandler } from "./static.ts";
+import { closeAfterUnreadBody } from "./unreadBody.ts";
 
 /** Largest accepted request body (bytes), checked on Content-Length and on the streamed body. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -85,6 +86,7 @@ export function createApp(deps: AppDependencies): Hono {
   app.use("*", requestLog(logger));
   // Outermost after the log, so refusals (bad_host, unauthorized, 413) get the headers too.
   app.use("*", securityHeaders(contentSecurityPolicyFor(deps.webDist)));
+  app.use("*", closeAfterUnreadBody());
   app.use("*", hostGuard(deps.hosts));
   app.use("*", authMiddleware(deps.authToken));
   // Every state-changing route is a POST (other methods have no route and answer 404).

@@ -89,7 +89,12 @@ export async function runFuzz(
 ): Promise<FuzzReport> {
   const world = new World();
   world.threads.push(...options.seedThreads);
-  const report: FuzzReport = { statusCounts: new Map(), failures: [], accepted: [], threadIds: [] };
+  const report: FuzzReport = {
+    statusCounts: new Map(),
+    failures: [],
+    accepted: [],
+    threadIds: [],
+  };
   let next = 0;
   const worker = async () => {
     while (next < plans.length) {
@@ -254,9 +259,10 @@ async function send(
   report: FuzzReport,
 ): Promise<unknown> {
   const controller = new AbortController();
+  const url = `${baseUrl}${path}`;
   let res: Response;
   try {
-    res = await fetch(`${baseUrl}${path}`, { ...init, signal: controller.signal });
+    res = await fetch(url, { ...init, signal: controller.signal });
   } catch (error) {
     // A body the server refuses unread (415: not JSON) is answered at once with
     // `Connection: close`; a client still sending a large body may see the close first.
@@ -265,7 +271,12 @@ async function send(
       report.statusCounts.set(0, (report.statusCounts.get(0) ?? 0) + 1);
       return null;
     }
-    report.failures.push(`${init.method ?? "GET"} ${path.slice(0, 120)}: ${String(error)}`);
+    // Anything else is a broken promise: the server closed a connection the client could
+    // reuse (see http/unreadBody.ts).
+    const cause = (error as { cause?: unknown }).cause;
+    report.failures.push(
+      `${init.method ?? "GET"} ${path.slice(0, 120)}: ${String(error)} (${String(cause)})`,
+    );
     return null;
   }
   report.statusCounts.set(res.status, (report.statusCounts.get(res.status) ?? 0) + 1);
