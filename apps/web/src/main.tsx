@@ -1,3 +1,5 @@
+// First: configures Zod before any schema is used.
+import "./zodJitless.ts";
 import { RouterProvider } from "@tanstack/react-router";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";

@@ -2,12 +2,14 @@
  * Limits of the event streams (issue 12): a cap on open streams answered with 429, and a slow
  * reader that is dropped instead of buffered without bound (it resumes with Last-Event-ID).
  */
+import { connect, type Socket } from "node:net";
 import type { Thread } from "@app/protocol";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   collectSse,
   RecordingAdapter,
   removeDir,
+  type SseEvent,
   startTestServer,
   type TestServer,
   waitFor,
@@ -43,11 +45,18 @@ describe("event stream limits", () => {
     open[1]!.abort();
   });
 
-  it("drops a client that stops reading, which then resumes from the stored log", async () => {
-    const big = "y".repeat(100_000);
+  it("drops a client that stops reading, keeps one that reads, and the dropped one resumes", async () => {
+    // The same bound and the same events for both clients; only reading differs. The reply
+    // (2M characters) stays under the bound (2.2M), or its message.completed event alone would
+    // drop every client. "€" is 3 bytes in UTF-8 and 1 character in the bound, so the ~4 MB the
+    // kernel buffers for a stalled socket hold only ~1.3M characters of it (the test tolerates
+    // up to ~6 MB). Before: a 12 MB reply of "y" and no reading client, 39 s.
+    const CHUNKS = 100;
+    const CHUNK = 20_000;
+    const big = "€".repeat(CHUNK);
     const adapter = new RecordingAdapter(async (ctx) => {
       const writer = ctx.startMessage("answer");
-      for (let i = 0; i < 120; i++) {
+      for (let i = 0; i < CHUNKS; i++) {
         writer.append(big);
         await new Promise((resolve) => setImmediate(resolve));
       }
@@ -55,28 +64,60 @@ describe("event stream limits", () => {
     });
     server = await startTestServer({
       adapter,
-      sseMaxQueuedChars: 1_000_000,
+      sseMaxQueuedChars: 2_200_000,
       maxReplyChars: 50_000_000,
     });
     const thread = (await (await server.post("/api/threads", {})).json()) as Thread;
-    const url = `${server.url}/api/threads/${thread.id}/events`;
-    // Opens the stream and never reads it: 12 MB of chunks pile up behind the socket.
-    const stalled = await fetch(url, { headers: { "last-event-id": "0" } });
-    expect(stalled.status).toBe(200);
+    const url = new URL(`${server.url}/api/threads/${thread.id}/events`);
+    const stalled = await openStalledStream(url, "0");
     await waitFor(() => (server!.openEventStreams() === 1 ? true : undefined));
+    const completedText = (events: SseEvent[]) => {
+      const completed = events.find((e) => e.event === "message.completed");
+      return (
+        completed && (JSON.parse(completed.data) as { message: { text: string } }).message.text
+      );
+    };
+    // A client that reads on: it gets the whole reply live, on the same stream.
+    const reader = collectSse(url.href, {
+      lastEventId: "0",
+      until: (received) => completedText(received) !== undefined,
+    });
+    await waitFor(() => (server!.openEventStreams() === 2 ? true : undefined));
     await server.post(`/api/threads/${thread.id}/turns`, { input: "flood" });
+    expect(completedText(await reader)?.length).toBe(CHUNKS * CHUNK);
+    // The stalled one was dropped (the reader closed its own stream once it had the reply).
     await waitFor(() => (server!.openEventStreams() === 0 ? true : undefined), 15_000);
     await server.provider.whenIdle();
-    await stalled.body?.cancel();
+    stalled.destroy();
 
     // Resuming from the start gives the whole reply.
-    const events = await collectSse(url, {
+    const events = await collectSse(url.href, {
       lastEventId: "0",
-      until: (received) => received.some((e) => e.event === "message.completed"),
+      until: (received) => completedText(received) !== undefined,
     });
-    const completed = events.find((e) => e.event === "message.completed")!;
-    expect((JSON.parse(completed.data) as { message: { text: string } }).message.text.length).toBe(
-      12_000_000,
-    );
+    expect(completedText(events)?.length).toBe(CHUNKS * CHUNK);
   }, 60_000);
 });
+
+/** Opens an event stream on a raw socket, waits for its response head, then stops reading. */
+async function openStalledStream(url: URL, lastEventId: string): Promise<Socket> {
+  const socket = connect(Number(url.port), url.hostname);
+  socket.write(
+    `GET ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nAccept: text/event-stream\r\n` +
+      `Last-Event-ID: ${lastEventId}\r\n\r\n`,
+  );
+  let head = "";
+  await new Promise<void>((resolve, reject) => {
+    socket.on("error", reject);
+    const onData = (part: Buffer) => {
+      head += part.toString("latin1");
+      if (!head.includes("\r\n\r\n")) return;
+      socket.off("data", onData);
+      socket.pause();
+      resolve();
+    };
+    socket.on("data", onData);
+  });
+  expect(head).toMatch(/^HTTP\/1\.1 200 /);
+  return socket;
+}

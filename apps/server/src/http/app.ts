@@ -26,10 +26,13 @@ import { type Logger, silentLogger } from "../logger.ts";
 import { authMiddleware } from "./auth.ts";
 import { type HostPolicy, hostGuard, writeGuard } from "./browserSafety.ts";
 import { errorResponse } from "./errors.ts";
+import { idParam, idQuery, storableId } from "./ids.ts";
 import { readJsonBody } from "./jsonBody.ts";
 import { requestLog } from "./requestLog.ts";
+import { contentSecurityPolicyFor, securityHeaders } from "./securityHeaders.ts";
 import { type SseConnections, streamThreadEvents } from "./sse.ts";
 import { createStaticHandler } from "./static.ts";
+import { closeAfterUnreadBody } from "./unreadBody.ts";
 
 /** Largest accepted request body (bytes), checked on Content-Length and on the streamed body. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -71,6 +74,9 @@ export function createApp(deps: AppDependencies): Hono {
   });
 
   app.use("*", requestLog(logger));
+  // Outermost after the log, so refusals (bad_host, unauthorized, 413) get the headers too.
+  app.use("*", securityHeaders(contentSecurityPolicyFor(deps.webDist)));
+  app.use("*", closeAfterUnreadBody());
   app.use("*", hostGuard(deps.hosts));
   app.use("*", authMiddleware(deps.authToken));
   // Every state-changing route is a POST (other methods have no route and answer 404).
@@ -109,49 +115,59 @@ export function createApp(deps: AppDependencies): Hono {
   });
 
   app.get("/api/threads/:threadId", async (c) =>
-    c.json(await deps.threads.getThreadDetail(c.req.param("threadId"))),
+    c.json(await deps.threads.getThreadDetail(idParam(c, "threadId"))),
   );
 
   app.get("/api/threads/:threadId/messages", async (c) => {
     const limit = parseLimit(c.req.query("limit"), MAX_PAGE_LIMIT);
     return c.json(
-      await deps.threads.getMessagePage(c.req.param("threadId"), {
+      await deps.threads.getMessagePage(idParam(c, "threadId"), {
         before: c.req.query("before"),
         after: c.req.query("after"),
-        around: c.req.query("around"),
+        around: idQuery(c, "around"),
         limit,
       }),
     );
   });
 
   app.post("/api/threads/:threadId/turns", async (c) => {
-    const threadId = c.req.param("threadId");
+    const threadId = idParam(c, "threadId");
     await deps.threads.requireThread(threadId);
     const body = await readJsonBody(c, SendTurnBodySchema);
     return c.json(await deps.provider.sendTurn(threadId, body.input), 201);
   });
 
   app.post("/api/threads/:threadId/user-input", async (c) => {
-    const threadId = c.req.param("threadId");
+    const threadId = idParam(c, "threadId");
     await deps.threads.requireThread(threadId);
-    const body = await readJsonBody(c, UserInputAnswerBodySchema);
-    return c.json(await deps.provider.answerUserInput(threadId, body.requestId, body.answers));
+    const body = await readJsonBody(c, UserInputAnswerBodySchema, { idKeys: ["requestId"] });
+    const requestId = storableId("requestId", body.requestId);
+    return c.json(await deps.provider.answerUserInput(threadId, requestId, body.answers));
   });
 
   app.post("/api/threads/:threadId/turns/:turnId/cancel", async (c) => {
     await readJsonBody(c, CancelTurnBodySchema, { allowEmpty: true });
-    const turn = await deps.provider.cancelTurn(c.req.param("threadId"), c.req.param("turnId"));
+    const turn = await deps.provider.cancelTurn(idParam(c, "threadId"), idParam(c, "turnId"));
     return c.json({ turn });
   });
 
   app.get("/api/threads/:threadId/turns/:turnId/provider-input", async (c) =>
-    c.json(await deps.threads.getProviderInput(c.req.param("threadId"), c.req.param("turnId"))),
+    c.json(await deps.threads.getProviderInput(idParam(c, "threadId"), idParam(c, "turnId"))),
   );
 
   app.get("/api/threads/:threadId/events", async (c) => {
-    const threadId = c.req.param("threadId");
-    await deps.threads.requireThread(threadId);
+    const threadId = idParam(c, "threadId");
+    const { lastEventId } = await deps.threads.getThreadDetail(threadId);
     const afterId = parseLastEventId(c.req.header("last-event-id") ?? c.req.query("lastEventId"));
+    // Ids only grow, so a resume point past the last one came from elsewhere (another thread,
+    // a reset database): waiting would stream nothing, forever.
+    if (afterId !== null && afterId > lastEventId) {
+      throw new DomainError(
+        "invalid_cursor",
+        `Last-Event-ID ${afterId} is past this thread's last event (${lastEventId}). Reload the thread.`,
+        { lastEventId },
+      );
+    }
     return streamThreadEvents(c, {
       events: deps.events,
       connections: deps.connections,
@@ -166,7 +182,7 @@ export function createApp(deps: AppDependencies): Hono {
   });
 
   app.get("/api/threads/:threadId/export.md", async (c) => {
-    const { thread, parts } = await deps.threads.exportMarkdown(c.req.param("threadId"));
+    const { thread, parts } = await deps.threads.exportMarkdown(idParam(c, "threadId"));
     const fileName = `${thread.branchName ?? `thread-${thread.id}`}.md`.replace(/[^\w.-]/g, "-");
     // Pulled a page at a time as the client reads, so a huge thread never sits in memory.
     const iterator = parts[Symbol.asyncIterator]();

@@ -38,7 +38,7 @@ export function authMiddleware(token: string | null): MiddlewareHandler {
           maxAge: 60 * 60 * 24 * 365,
         });
         url.searchParams.delete("token");
-        return c.redirect(`${url.pathname}${url.search}${url.hash}`, 302);
+        return c.redirect(`${sameOriginPath(url.pathname)}${url.search}`, 302);
       }
       return next();
     }
@@ -55,6 +55,14 @@ export function authMiddleware(token: string | null): MiddlewareHandler {
       "Missing or wrong access token. Send `Authorization: Bearer <token>` or open the app once with ?token=<token>.",
     );
   };
+}
+
+/**
+ * The path as a Location that stays on this origin: `//evil.example/` (or `/\evil.example/`,
+ * which browsers read the same way) would be a network-path reference to another host.
+ */
+export function sameOriginPath(pathname: string): string {
+  return `/${pathname.replace(/^[/\\]+/, "")}`;
 }
 
 /** Same origin by the browser's own account (Sec-Fetch-Site) and by the Origin header. */

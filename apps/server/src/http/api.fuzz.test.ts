@@ -1,0 +1,217 @@
+/**
+ * Fuzz test (issue 19, "Tests and figures"): requests generated from the protocol's schemas
+ * (testing/fuzzRequests.ts) against a real server, on SQLite and, in `server-pg`, on PostgreSQL.
+ * No request may get a 5xx; afterwards every accepted prompt is readable exactly once, no turn
+ * is left running, and the stored `message.delta` rows of every message are contiguous (each
+ * starts where the previous one ended; checked while replies stream, before compaction).
+ *
+ * FUZZ_N sets the number of requests (default 2,000) and FUZZ_SEED repeats a run; the status
+ * counts are printed for PERFORMANCE.md.
+ */
+import { setTimeout as sleep } from "node:timers/promises";
+import type { Message, MessagePage, Thread, ThreadDetail, Turn } from "@app/protocol";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ProviderAdapter, ProviderTurnContext } from "../providers/types.ts";
+import type { ChatStore } from "../storage/chatStore.ts";
+import { fuzzPlan } from "../testing/fuzzRequests.ts";
+import { runFuzz } from "../testing/fuzzRunner.ts";
+import {
+  openTestStore,
+  removeDir,
+  startTestServer,
+  type TestServer,
+  testStoreKind,
+} from "../testing/harness.ts";
+
+const N = Number(process.env.FUZZ_N ?? 2_000);
+const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 1_000_000);
+
+/**
+ * Replies in a few chunks; one prompt in eleven streams slowly (several stored delta rows), and
+ * a prompt with "?" first asks the user a question.
+ */
+class FuzzAdapter implements ProviderAdapter {
+  readonly name = "fuzz";
+  /** Threads with a slow reply streaming now: the delta checker reads these. */
+  readonly streaming = new Set<string>();
+
+  async runTurn(ctx: ProviderTurnContext): Promise<void> {
+    const answer = ctx.startMessage("answer");
+    if (ctx.input.includes("?")) {
+      const answers = await ctx.requestUserInput([
+        { id: "choice", prompt: "Which one?", options: ["A", "B"] },
+      ]);
+      answer.append(`Answered with ${Object.keys(answers).length} answer(s). `);
+    }
+    const slow = ctx.input.length % 11 === 3;
+    if (slow) this.streaming.add(ctx.threadId);
+    try {
+      // A slow reply: bursts of chunks (some arrive while a stored row's write is awaited),
+      // with pauses long enough for the writer to flush between them.
+      for (let i = 0; i < (slow ? 48 : 2); i++) {
+        answer.append(`Chunk ${i} of ${ctx.turnId}. `);
+        await (slow && i % 6 === 5 ? sleep(20) : new Promise((resolve) => setImmediate(resolve)));
+      }
+    } finally {
+      this.streaming.delete(ctx.threadId);
+    }
+    answer.complete();
+  }
+}
+
+/**
+ * Checks, thread by thread, that each message's stored delta rows follow each other. Reads only
+ * rows newer than the last one seen (compaction deletes a message's rows all at once, so no row
+ * in the middle of a message can vanish unseen).
+ */
+class DeltaRowChecker {
+  readonly violations: string[] = [];
+  rows = 0;
+  readonly #threads = new Map<string, { lastId: number; ends: Map<string, number> }>();
+
+  async check(store: ChatStore, threadId: string): Promise<void> {
+    let seen = this.#threads.get(threadId);
+    if (!seen) {
+      seen = { lastId: 0, ends: new Map() };
+      this.#threads.set(threadId, seen);
+    }
+    for (const { id, event } of await store.eventsAfter(threadId, seen.lastId, 10_000)) {
+      seen.lastId = id;
+      if (event.type === "message.created") {
+        seen.ends.set(event.message.id, event.message.text.length);
+      }
+      if (event.type !== "message.delta") continue;
+      this.rows++;
+      const end = seen.ends.get(event.messageId);
+      if (end !== undefined && event.offset !== end) {
+        this.violations.push(
+          `thread ${threadId} event ${id}: delta at ${event.offset}, text ended at ${end}`,
+        );
+      }
+      seen.ends.set(event.messageId, event.offset + event.delta.length);
+    }
+  }
+}
+
+/** Answers every question asked until the server has no turn left to run. */
+async function settle(server: TestServer, threadIds: string[]): Promise<void> {
+  for (let round = 0; round < 500; round++) {
+    let waiting = false;
+    for (const id of threadIds) {
+      const detail = await server.getJson<ThreadDetail>(`/api/threads/${encodeURIComponent(id)}`);
+      if (detail.pendingUserInput) {
+        waiting = true;
+        await server.post(`/api/threads/${id}/user-input`, {
+          requestId: detail.pendingUserInput.id,
+          answers: { choice: "A" },
+        });
+      }
+    }
+    const idle = await Promise.race([
+      server.provider.whenIdle().then(() => true),
+      sleep(200).then(() => false),
+    ]);
+    if (idle && !waiting) return;
+  }
+  throw new Error("The server never became idle.");
+}
+
+/** Every message and turn of a thread, through the history API (oldest page last). */
+async function readThread(
+  server: TestServer,
+  threadId: string,
+): Promise<{ messages: Message[]; turns: Turn[] }> {
+  const messages: Message[] = [];
+  const turns: Turn[] = [];
+  let cursor: string | null = null;
+  do {
+    const query: string = cursor === null ? "limit=200" : `limit=200&before=${cursor}`;
+    const page: MessagePage = await server.getJson<MessagePage>(
+      `/api/threads/${threadId}/messages?${query}`,
+    );
+    messages.unshift(...page.messages);
+    turns.push(...page.turns);
+    cursor = page.nextCursor;
+  } while (cursor !== null);
+  return { messages, turns };
+}
+
+let server: TestServer;
+let store: ChatStore;
+const adapter = new FuzzAdapter();
+
+beforeAll(async () => {
+  server = await startTestServer({ adapter });
+  store = await openTestStore(server.dataDir);
+});
+
+afterAll(async () => {
+  await store?.close();
+  await server?.close();
+  if (server) await removeDir(server.dataDir);
+});
+
+describe("fuzz", () => {
+  it(`${N} generated requests: no 5xx, every accepted prompt once, nothing left running, contiguous deltas`, async () => {
+    const seedThreads: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      seedThreads.push(((await (await server.post("/api/threads", {})).json()) as Thread).id);
+    }
+    const plans = fc.sample(fuzzPlan, { numRuns: N, seed: SEED });
+
+    // Reads the stored delta rows of threads whose reply is streaming, until the run ends.
+    const deltas = new DeltaRowChecker();
+    let running = true;
+    const checker = (async () => {
+      while (running) {
+        for (const threadId of [...adapter.streaming]) await deltas.check(store, threadId);
+        await sleep(10);
+      }
+    })();
+    let report: Awaited<ReturnType<typeof runFuzz>>;
+    let threadIds: string[];
+    try {
+      report = await runFuzz(server.url, plans, { concurrency: 6, seedThreads });
+      threadIds = [...new Set([...seedThreads, ...report.threadIds])];
+      await settle(server, threadIds);
+    } finally {
+      running = false;
+      await checker;
+    }
+
+    const counts = [...report.statusCounts].sort(([a], [b]) => a - b);
+    console.log(
+      `fuzz on ${testStoreKind}, seed ${SEED}: ${N} requests (+${
+        [...report.statusCounts.values()].reduce((a, b) => a + b, 0) - N
+      } detail reads), by status ${counts.map(([s, n]) => `${s}: ${n}`).join(", ")}; ` +
+        `${report.accepted.length} prompts accepted; ${deltas.rows} delta rows checked`,
+    );
+    expect(report.failures).toEqual([]);
+    expect(deltas.violations).toEqual([]);
+
+    // Integrity: each accepted prompt is stored once, as sent; no turn is left unfinished.
+    const seen = new Map<string, Message[]>();
+    for (const threadId of threadIds) {
+      const detail = await server.getJson<ThreadDetail>(`/api/threads/${threadId}`);
+      expect(detail.activeTurn).toBeNull();
+      expect(detail.pendingUserInput).toBeNull();
+      const { messages, turns } = await readThread(server, threadId);
+      expect(
+        turns.filter((t) => t.status === "running" || t.status === "waiting_for_input"),
+      ).toEqual([]);
+      for (const message of messages) {
+        seen.set(message.id, [...(seen.get(message.id) ?? []), message]);
+        expect(message.status).not.toBe("streaming");
+      }
+    }
+    for (const prompt of report.accepted) {
+      const copies = seen.get(prompt.messageId) ?? [];
+      expect(copies.map((m) => ({ thread: m.threadId, text: m.text }))).toEqual([
+        { thread: prompt.threadId, text: prompt.input },
+      ]);
+    }
+    expect([...seen.values()].filter((copies) => copies.length > 1)).toEqual([]);
+    expect(report.accepted.length).toBeGreaterThan(N / 20);
+  }, 300_000);
+});
