@@ -4,7 +4,7 @@ import { lazy, memo, Suspense, useCallback, useEffect, useRef } from "react";
 import { createThread, sendTurn } from "../api/client.ts";
 import type { ComposerHandle } from "../composer/Composer.tsx";
 import { ComposerPlaceholder } from "../thread/ThreadView.tsx";
-import { upsertThreadInList } from "../threads/threadList.ts";
+import { refreshThreadList } from "../threads/threadList.ts";
 import { onNewThreadRequest, takeNewThreadRequest } from "./newThreadRequest.ts";
 
 // The same lazily loaded chunk as a thread's composer.
@@ -50,8 +50,9 @@ export function HomePage() {
       created.current = thread;
       await sendTurn(thread.id, prompt);
       created.current = null;
-      // Listed only now: the server lists a thread from its first message.
-      upsertThreadInList(thread);
+      // Listed only now, from the server: it lists a thread from its first message, already
+      // titled from it (the same transaction).
+      void refreshThreadList();
       void navigate({
         to: "/$environmentId/$threadId",
         params: { environmentId: thread.environmentId, threadId: thread.id },
