@@ -48,18 +48,24 @@ test("a sent chip keeps its toggle on its own line, and touch shows no keyboard 
   await comment.press("Enter");
   await page.getByRole("button", { name: "Send" }).tap();
 
+  // Measured once the reply is in, both boxes in the same frame (the view follows the reply).
+  await expect(
+    page.locator('[data-role="assistant"][data-kind="answer"][data-status="complete"]'),
+  ).toHaveCount(2);
   const group = page.locator('[data-role="user"] .citation-chip-group').last();
-  const chip = group.locator("[data-assistant-citation-chip]");
-  const toggle = group.getByRole("button", { name: "Show full quote" });
-  await expect(toggle).toBeVisible();
-  const chipBox = (await chip.boundingBox())!;
-  const toggleBox = (await toggle.boundingBox())!;
+  await expect(group.getByRole("button", { name: "Show full quote" })).toBeVisible();
+  const [chipBox, toggleBox] = await group.evaluate((element) =>
+    [
+      element.querySelector("[data-assistant-citation-chip]")!,
+      element.querySelector("button")!,
+    ].map((part) => part.getBoundingClientRect().toJSON() as DOMRect),
+  );
   // Same line: the toggle's middle lies within the chip's height, to the chip's right.
-  const middle = toggleBox.y + toggleBox.height / 2;
-  expect(middle).toBeGreaterThan(chipBox.y);
-  expect(middle).toBeLessThan(chipBox.y + chipBox.height);
-  expect(toggleBox.x).toBeGreaterThanOrEqual(chipBox.x + chipBox.width - 1);
+  const middle = toggleBox!.y + toggleBox!.height / 2;
+  expect(middle).toBeGreaterThan(chipBox!.y);
+  expect(middle).toBeLessThan(chipBox!.y + chipBox!.height);
+  expect(toggleBox!.x).toBeGreaterThanOrEqual(chipBox!.x + chipBox!.width - 1);
   // Inside the viewport.
-  expect(toggleBox.x + toggleBox.width).toBeLessThanOrEqual(390);
-  expect(chipBox.x).toBeGreaterThanOrEqual(0);
+  expect(toggleBox!.x + toggleBox!.width).toBeLessThanOrEqual(390);
+  expect(chipBox!.x).toBeGreaterThanOrEqual(0);
 });
