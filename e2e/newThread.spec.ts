@@ -56,9 +56,12 @@ test("New thread opens a draft: no thread exists on the server until the first s
   await openNewThreadDraft(page);
   expect(creations).toHaveLength(0);
   await expect(sidebarItems(page)).toHaveCount(listedBefore);
-  await expect(sidebarItems(page).filter({ hasText: "New thread" })).toHaveCount(0);
+  // No untitled ("New thread") entry: the titles of threads created so far are all prompts.
+  await expect(
+    page.locator(".thread-list .thread-list__title").filter({ hasText: /^New thread$/ }),
+  ).toHaveCount(0);
 
-  const prompt = "Drafted from New thread, sent once";
+  const prompt = "Drafted from the button, sent once";
   await sendPrompt(page, prompt);
   await expect(page).toHaveURL((url) => THREAD_PATH.test(url.pathname));
   expect(creations).toHaveLength(1);
