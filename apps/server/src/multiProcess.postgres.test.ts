@@ -133,6 +133,14 @@ describe("two server processes on one PostgreSQL database", () => {
     }
     const answer = (await allMessages(b, thread.id)).messages.find((m) => m.kind === "answer");
     expect(text).toBe(answer?.text);
+    // The sidebar's live title (issue 21): the title set by the first prompt on A reaches a
+    // stream on B, and B lists the thread under it once it has a message.
+    const titled = [...first, ...rest]
+      .map((e) => JSON.parse(e.data) as ServerEvent)
+      .find((event) => event.type === "thread.updated");
+    expect(titled?.type === "thread.updated" && titled.thread.title).toBe("hello from A");
+    const listed = await requestJson<{ threads: Thread[] }>(b, "/api/threads");
+    expect(listed.threads.find((t) => t.id === thread.id)?.title).toBe("hello from A");
   });
 });
 

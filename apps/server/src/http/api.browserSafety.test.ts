@@ -12,6 +12,7 @@ import {
   type TestServer,
 } from "../testing/harness.ts";
 import { type RawResponse, rawRequest } from "../testing/rawHttp.ts";
+import { storedThreadCount } from "../testing/storedThreadCount.ts";
 import { isAllowedHost } from "./browserSafety.ts";
 
 let server: TestServer;
@@ -35,9 +36,8 @@ function expectError(res: RawResponse, status: number, code: string): void {
   expect(res.json<{ error: { code: string; message: string } }>().error).toMatchObject({ code });
 }
 
-async function threadCount(): Promise<number> {
-  return (await server.getJson<{ threads: Thread[] }>("/api/threads")).threads.length;
-}
+// Empty threads are not listed by the API, so count the stored ones.
+const threadCount = () => storedThreadCount(server.dataDir);
 
 const post = (path: string, headers: Record<string, string>, body = "{}") =>
   rawRequest(`${server.url}${path}`, { method: "POST", headers: { host, ...headers }, body });

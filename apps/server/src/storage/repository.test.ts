@@ -137,6 +137,33 @@ describe("ChatRepository history (property-based)", () => {
   });
 });
 
+describe("thread list", () => {
+  it("lists a thread only from its first message, so an opened, never-sent thread stays out", async () => {
+    const listed = async () => (await repo.listThreads()).map((thread) => thread.id);
+    const seeded = SIZES.map((size) => threadOfSize.get(size)!);
+    expect((await listed()).filter((id) => seeded.includes(id)).sort()).toEqual(
+      SIZES.filter((size) => size > 0)
+        .map((size) => threadOfSize.get(size)!)
+        .sort(),
+    );
+    await repo.transaction((tx) =>
+      tx.createThread({ id: "draft-thread", title: null, now: "2026-01-02T00:00:00.000Z" }),
+    );
+    expect(await listed()).not.toContain("draft-thread");
+    await repo.transaction((tx) =>
+      tx.insertTurnWithPrompt({
+        threadId: "draft-thread",
+        turnId: "draft-thread-turn",
+        messageId: "draft-thread-m1",
+        text: "first send",
+        providerInput: "first send",
+        now: "2026-01-02T00:00:01.000Z",
+      }),
+    );
+    expect((await listed())[0]).toBe("draft-thread");
+  });
+});
+
 describe("turn queue and leases", () => {
   const now = "2026-01-02T00:00:00.000Z";
   async function threadWithTurns(id: string, count: number): Promise<string[]> {

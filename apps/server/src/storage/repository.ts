@@ -77,7 +77,10 @@ export class ChatRepository implements SyncQueries {
         `INSERT INTO threads (id, title, title_source, created_at, updated_at) VALUES (?, ?, ?, ?, ?)`,
       ),
       getThread: s(`SELECT ${THREAD_COLUMNS} FROM threads WHERE id = ?`),
-      listThreads: s(`SELECT ${THREAD_COLUMNS} FROM threads ORDER BY updated_at DESC, id LIMIT ?`),
+      // A thread exists for the list from its first message: an opened, never-sent one is a draft.
+      listThreads: s(
+        `SELECT ${THREAD_COLUMNS} FROM threads WHERE message_count > 0 ORDER BY updated_at DESC, id LIMIT ?`,
+      ),
       setThreadTitle: s(
         "UPDATE threads SET title = ?, title_source = ?, branch_name = ?, updated_at = ? WHERE id = ?",
       ),
@@ -226,6 +229,7 @@ export class ChatRepository implements SyncQueries {
     return row ? toThreadRecord(row, this.#environmentId) : null;
   }
 
+  /** Threads with at least one message (an opened, never-sent thread is not listed). */
   listThreads(limit = 500): Thread[] {
     return (this.#stmt.listThreads.all(limit) as ThreadRow[]).map(
       (row) => toThreadRecord(row, this.#environmentId).thread,

@@ -1,9 +1,11 @@
 import type { Thread } from "@app/protocol";
 import { useNavigate } from "@tanstack/react-router";
-import { lazy, memo, Suspense, useCallback, useRef } from "react";
+import { lazy, memo, Suspense, useCallback, useEffect, useRef } from "react";
 import { createThread, sendTurn } from "../api/client.ts";
+import type { ComposerHandle } from "../composer/Composer.tsx";
 import { ComposerPlaceholder } from "../thread/ThreadView.tsx";
-import { upsertThreadInList } from "../threads/threadList.ts";
+import { refreshThreadList } from "../threads/threadList.ts";
+import { onNewThreadRequest, takeNewThreadRequest } from "./newThreadRequest.ts";
 
 // The same lazily loaded chunk as a thread's composer.
 const StableComposer = memo(
@@ -28,14 +30,29 @@ export function HomePage() {
   // A thread created by a send that then failed is reused by the next attempt, so retrying
   // never leaves empty threads behind.
   const created = useRef<Thread | null>(null);
+  const composerRef = useRef<ComposerHandle | null>(null);
+  // "New thread" lands here with the composer focused, whether the chunk loads before or after.
+  const focusIfRequested = useCallback(() => {
+    if (composerRef.current && takeNewThreadRequest()) composerRef.current.focus();
+  }, []);
+  const setComposer = useCallback(
+    (handle: ComposerHandle | null) => {
+      composerRef.current = handle;
+      focusIfRequested();
+    },
+    [focusIfRequested],
+  );
+  useEffect(() => onNewThreadRequest(focusIfRequested), [focusIfRequested]);
 
   const onSend = useCallback(
     async (prompt: string) => {
       const thread = created.current ?? (await createThread());
       created.current = thread;
-      upsertThreadInList(thread);
       await sendTurn(thread.id, prompt);
       created.current = null;
+      // Listed only now, from the server: it lists a thread from its first message, already
+      // titled from it (the same transaction).
+      void refreshThreadList();
       void navigate({
         to: "/$environmentId/$threadId",
         params: { environmentId: thread.environmentId, threadId: thread.id },
@@ -60,6 +77,7 @@ export function HomePage() {
             pendingUserInput={noQuestion}
             onSend={onSend}
             onAnswer={noAnswer}
+            ref={setComposer}
           />
         </Suspense>
       </div>

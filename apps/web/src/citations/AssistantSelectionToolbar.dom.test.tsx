@@ -271,6 +271,63 @@ describe("useAssistantSelectionToolbar", () => {
     expect(screen.getByRole("button", { name: "Cite in composer" })).toHaveFocus();
   });
 
+  it("opens again from Alt+F10 or Tab after Escape, while the text is still selected", () => {
+    render(<Harness onCite={() => {}} />);
+    const alpha = textOf("Alpha beta gamma.");
+    select(alpha, 0, alpha, 5);
+    act(() => vi.advanceTimersByTime(SELECTION_SETTLE_MS));
+    fireEvent.keyDown(document.body, { key: "F10", altKey: true });
+    fireEvent.keyDown(screen.getByRole("button", { name: "Cite in composer" }), { key: "Escape" });
+    expect(screen.queryByRole("toolbar")).toBeNull();
+    expect(window.getSelection()!.toString()).toBe("Alpha");
+
+    // Issue 21: neither key reached the toolbar again.
+    expect(fireEvent.keyDown(document.body, { key: "F10", altKey: true })).toBe(false);
+    expect(screen.getByRole("button", { name: "Cite in composer" })).toHaveFocus();
+    fireEvent.keyDown(screen.getByRole("button", { name: "Cite in composer" }), { key: "Escape" });
+    expect(screen.queryByRole("toolbar")).toBeNull();
+    expect(fireEvent.keyDown(document.body, { key: "Tab" })).toBe(false);
+    expect(screen.getByRole("button", { name: "Cite in composer" })).toHaveFocus();
+    fireEvent.keyDown(screen.getByRole("button", { name: "Cite in composer" }), { key: "Escape" });
+
+    // Tab from a message focused by script (tabindex -1) goes to the toolbar as well.
+    const message = document.querySelector<HTMLElement>('[data-message-id="m1"]')!;
+    message.tabIndex = -1;
+    message.focus();
+    select(alpha, 0, alpha, 5);
+    act(() => vi.advanceTimersByTime(SELECTION_SETTLE_MS));
+    fireEvent.keyDown(message, { key: "Tab" });
+    expect(screen.getByRole("button", { name: "Cite in composer" })).toHaveFocus();
+
+    // A selection that cannot be cited leaves Tab alone.
+    fireEvent.keyDown(screen.getByRole("button", { name: "Cite in composer" }), { key: "Escape" });
+    const own = textOf("My own words.");
+    window.getSelection()!.setBaseAndExtent(own, 0, own, 6);
+    expect(fireEvent.keyDown(document.body, { key: "Tab" })).toBe(true);
+    expect(screen.queryByRole("toolbar")).toBeNull();
+  });
+
+  it("says why the shortcut refuses, whatever the popover shows: across answers, over the limit", () => {
+    const onCite = vi.fn();
+    render(<Harness onCite={onCite} />);
+    const live = () => document.querySelector("[data-cite-announcement]")!;
+    const shortcut = () =>
+      fireEvent.keyDown(document.body, { key: "Q", code: "KeyQ", altKey: true, shiftKey: true });
+    window
+      .getSelection()!
+      .setBaseAndExtent(textOf("Alpha beta gamma."), 0, textOf("Delta epsilon."), 5);
+    shortcut();
+    expect(live()).toHaveTextContent("Select text within one answer to cite it.");
+
+    const delta = textOf("Delta epsilon.");
+    const long = "word ".repeat(ASSISTANT_CITATION_MAX_TEXT_LENGTH / 4);
+    delta.data = long;
+    window.getSelection()!.setBaseAndExtent(delta, 0, delta, long.length - 1);
+    shortcut();
+    expect(live()).toHaveTextContent(/^Quote is over the 8,000-character limit/);
+    expect(onCite).not.toHaveBeenCalled();
+  });
+
   it("shows a hint, not the toolbar, for a selection that cannot be cited", () => {
     render(<Harness onCite={() => {}} />);
     drag(textOf("Alpha beta gamma."), 6, textOf("Delta epsilon."), 5);

@@ -11,7 +11,7 @@ import {
   useRef,
 } from "react";
 import { createPortal } from "react-dom";
-import { keepFloatingPlaced } from "../ui/floatingPlacement.ts";
+import { keepFloatingPlaced, withinColumn } from "../ui/floatingPlacement.ts";
 import type { AssistantTextSelectionCapture } from "./assistantTextSelection.ts";
 import { CITE_SHORTCUT, citeShortcutLabel } from "./citeShortcut.ts";
 import type { SelectionActionsOpen } from "./selectionActions.ts";
@@ -69,7 +69,8 @@ const keepSelection = (event: ReactMouseEvent) => {
 
 /**
  * Keeps a popover beside a selection with Floating UI (see `selectionReference.ts`): placed
- * before paint, re-placed on scroll and resize, hidden while the text is off screen.
+ * before paint, inside the answer's text column, re-placed on scroll and resize, hidden only
+ * while the selected text itself is off screen.
  */
 export function useSelectionPopoverPlacement(
   elementRef: { current: HTMLElement | null },
@@ -87,8 +88,9 @@ export function useSelectionPopoverPlacement(
       placement: "bottom",
       // Touch: clear the selection handles drawn below the text.
       gap: open.input === "touch" ? 28 : 8,
-      area: () => areaRef.current?.() ?? null,
+      area: () => withinColumn(areaRef.current?.() ?? null, reference.column()),
       isReferenceGone: reference.isGone,
+      presence: reference.textBox,
     });
   }, [elementRef, range, open]);
 }

@@ -59,5 +59,7 @@ export function isToolbarFocusKey(event: KeyboardEvent): boolean {
   return active.closest(INTERACTIVE) === null;
 }
 
+// A `tabindex="-1"` element (a message focused by script, after a jump or Escape) is not a
+// control: Tab from it still goes to the toolbar.
 const INTERACTIVE =
-  "a[href], button, input, textarea, select, summary, [tabindex], [contenteditable]:not([contenteditable='false'])";
+  "a[href], button, input, textarea, select, summary, [tabindex]:not([tabindex='-1']), [contenteditable]:not([contenteditable='false'])";

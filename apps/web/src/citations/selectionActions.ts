@@ -67,6 +67,12 @@ export type SelectionActionsOptions = {
   repeatClickWindowMs?: number;
   /** How long other selections must settle before opening; defaults to {@link SELECTION_SETTLE_MS}. */
   settleMs?: number;
+  /**
+   * A mouse drag that started inside the surface but was released outside it (over the
+   * composer, the sidebar) selects past the surface's edge. Given that selection, returns the
+   * part to keep (it becomes the selection), or null to treat it as outside. Default: null.
+   */
+  clampDrag?(range: Range): Range | null;
 };
 
 /** The handle returned by {@link observeSelectionActions}. */
@@ -232,6 +238,20 @@ export function observeSelectionActions(
     if (!gesture.inside || gesture.onControl || event.button !== 0) return;
     const at = { x: event.clientX, y: event.clientY };
     const dragged = Math.hypot(at.x - gesture.x, at.y - gesture.y) > DRAG_DISTANCE;
+    if (
+      dragged &&
+      releasedRange !== null &&
+      !surface.contains(releasedRange.commonAncestorContainer)
+    ) {
+      const kept = options.clampDrag?.(releasedRange) ?? null;
+      const selection = view?.getSelection() ?? null;
+      if (kept !== null && selection !== null && surface.contains(kept.commonAncestorContainer)) {
+        // Selecting the kept part fires selectionchange: let it match the released range.
+        releasedRange = kept.cloneRange();
+        selection.removeAllRanges();
+        selection.addRange(kept);
+      }
+    }
     if (dragged || gesture.detail >= 3) {
       // The selection is final at the release: nothing else can extend it, open now.
       cancelPending();

@@ -2,8 +2,10 @@
  * What a selection popover (the toolbar, the "cannot cite" hint) is placed beside: a Floating UI
  * virtual element that follows the selected text as the page scrolls. Needs a live DOM range.
  *
- * - Mouse: the release point, as a one-line box, moved by as much as the selected text has moved
- *   since (so the popover stays by the pointer's end of a drag, and follows a scroll).
+ * - Mouse: the last line of the selected text (from the selection's rectangles), at the release
+ *   point's x clamped into that line, moved with the text as it scrolls. So the popover never
+ *   covers selected lines (a triple click's release lies mid-paragraph), and a drag released
+ *   outside the thread (over the composer) still places it by the text.
  * - Keyboard (and script): the end of the selected text (a caret-sized box at its end point;
  *   a range's last client rect may belong to another row, as rows are not in visual order).
  * - Touch: the whole selected text, so a popover below it leaves the space above, where the
@@ -15,8 +17,16 @@ import type { SelectionActionsOpen } from "./selectionActions.ts";
 /** Height of the box around a mouse release point: about one line of text. */
 const POINTER_LINE = 20;
 
-/** A virtual reference for a selection, and whether its text is gone from the page. */
-export type SelectionReference = VirtualElement & { isGone(): boolean };
+/**
+ * A virtual reference for a selection; whether its text is gone from the page; where the
+ * selected text is (whether the popover is on screen is judged from it, never from the release
+ * point); and the text column it belongs to (the answer's body), which the popover stays inside.
+ */
+export type SelectionReference = VirtualElement & {
+  isGone(): boolean;
+  textBox(): { x: number; y: number; width: number; height: number };
+  column(): Element | null;
+};
 
 const EMPTY = { x: 0, y: 0, width: 0, height: 0 };
 
@@ -47,6 +57,26 @@ function lastLineOf(range: Range) {
   return boundsOf(range);
 }
 
+/**
+ * The selection's last line of text: of its non-empty rectangles, the lowest; among those
+ * ending there, the shortest (a fully selected block also reports its whole box).
+ */
+function lastTextLine(range: Range) {
+  const rects = typeof range.getClientRects === "function" ? [...range.getClientRects()] : [];
+  let line: DOMRect | null = null;
+  for (const rect of rects) {
+    if (rect.width < 1 || rect.height < 1) continue;
+    if (
+      line === null ||
+      rect.bottom > line.bottom + 1 ||
+      (Math.abs(rect.bottom - line.bottom) <= 1 && rect.height < line.height)
+    ) {
+      line = rect;
+    }
+  }
+  return line;
+}
+
 function rect({
   x,
   y,
@@ -72,18 +102,27 @@ export function selectionReference(range: Range, open: SelectionActionsOpen): Se
   const measure = () => {
     if (anchor !== null) {
       const now = boundsOf(range);
+      const x = anchor.x + (now.x - start.x);
+      const line = lastTextLine(range);
+      if (line === null) {
+        const y = anchor.y + (now.y - start.y);
+        return { x, y: y - POINTER_LINE / 2, width: 0, height: POINTER_LINE };
+      }
       return {
-        x: anchor.x + (now.x - start.x),
-        y: anchor.y + (now.y - start.y) - POINTER_LINE / 2,
+        x: Math.min(Math.max(x, line.left), line.right),
+        y: line.y,
         width: 0,
-        height: POINTER_LINE,
+        height: line.height,
       };
     }
     return open.input === "touch" ? boundsOf(range) : endOf(range);
   };
+  const columnElement = contextElement?.closest("[data-assistant-citation-source]") ?? null;
   return {
     ...(contextElement ? { contextElement } : {}),
     getBoundingClientRect: () => rect(measure()),
     isGone,
+    textBox: () => boundsOf(range),
+    column: () => (columnElement?.isConnected ? columnElement : null),
   };
 }

@@ -9,6 +9,7 @@ import {
   AssistantSelectionToolbar,
   type AssistantSelectionToolbarState,
   type CiteInput,
+  overLimitMessage,
 } from "./AssistantSelectionToolbar.tsx";
 import {
   type AssistantTextSelectionCapture,
@@ -20,7 +21,7 @@ import {
   type SelectionActionsObserver,
   type SelectionActionsOpen,
 } from "./selectionActions.ts";
-import { uncitableSelectionHint } from "./selectionHint.ts";
+import { ONE_ANSWER_HINT, uncitableSelectionHint } from "./selectionHint.ts";
 import { sameRange, selectionRange } from "./selectionRange.ts";
 
 /** Options of {@link useAssistantSelectionToolbar}. */
@@ -51,6 +52,24 @@ export type UseAssistantSelectionToolbarOptions = {
 type Shown =
   | { kind: "toolbar"; state: AssistantSelectionToolbarState }
   | { kind: "hint"; state: AssistantSelectionHintState };
+
+/**
+ * A drag from inside an answer released outside the thread body: keep the part inside the
+ * answer it started (or, dragged upwards, ended) in, so the drag selects to that answer's edge.
+ */
+function keepDragInAnswer(range: Range): Range | null {
+  const sourceOf = (node: Node) =>
+    (node instanceof Element ? node : node.parentElement)?.closest(
+      "[data-assistant-citation-source]",
+    ) ?? null;
+  const start = sourceOf(range.startContainer);
+  const end = sourceOf(range.endContainer);
+  if ((start === null) === (end === null)) return null;
+  const kept = range.cloneRange();
+  if (start !== null) kept.setEnd(start, start.childNodes.length);
+  else if (end !== null) kept.setStart(end, 0);
+  return kept;
+}
 
 /** The polite confirmation after citing. */
 export const QUOTE_ADDED_MESSAGE = "Quote added to the composer.";
@@ -89,18 +108,44 @@ export function useAssistantSelectionToolbar({
     if (surfaceRef.current !== surface) setSurface(surfaceRef.current);
   });
 
-  /** What to show for `range`: the toolbar, a hint, or nothing (a blank selection). */
-  const show = useCallback((range: Range, open: SelectionActionsOpen) => {
-    const { environmentId: env, threadId: thread } = latest.current;
-    const capture = captureAssistantTextSelection(range, { environmentId: env, threadId: thread });
-    if (capture.citation !== null) {
-      setShown({ kind: "toolbar", state: { open, capture } });
-      return capture;
-    }
-    const message = uncitableSelectionHint(capture.reason, range);
-    setShown(message === null ? null : { kind: "hint", state: { message, range, open } });
-    return null;
+  /**
+   * What to show for `range`: the toolbar, a hint, or nothing (a blank selection). Returns the
+   * citable capture, or the reason it cannot be cited (null for a blank selection).
+   */
+  const show = useCallback(
+    (
+      range: Range,
+      open: SelectionActionsOpen,
+    ): { capture: AssistantTextSelectionCapture } | { refusal: string | null } => {
+      const { environmentId: env, threadId: thread } = latest.current;
+      const capture = captureAssistantTextSelection(range, {
+        environmentId: env,
+        threadId: thread,
+      });
+      if (capture.citation !== null) {
+        setShown({ kind: "toolbar", state: { open, capture } });
+        return { capture };
+      }
+      const message = uncitableSelectionHint(capture.reason, range);
+      setShown(message === null ? null : { kind: "hint", state: { message, range, open } });
+      return { refusal: message };
+    },
+    [],
+  );
+
+  /** Says `text` in the polite live region (a refusal, or the confirmation after citing). */
+  const announce = useCallback((text: string) => {
+    setAnnouncement((current) => ({ id: (current?.id ?? 0) + 1, text }));
   }, []);
+
+  // A toolbar re-opened from the keyboard takes focus once it has mounted (a request made
+  // before it exists would count as an old one).
+  const focusOnOpen = useRef(false);
+  useEffect(() => {
+    if (!focusOnOpen.current || shown?.kind !== "toolbar") return;
+    focusOnOpen.current = false;
+    setFocusRequest((count) => count + 1);
+  }, [shown]);
 
   useEffect(() => {
     if (!surface) return;
@@ -108,6 +153,7 @@ export function useAssistantSelectionToolbar({
       surface,
       ...(repeatClickWindowMs === undefined ? {} : { repeatClickWindowMs }),
       ...(settleMs === undefined ? {} : { settleMs }),
+      clampDrag: keepDragInAnswer,
       onOpen: (range, open) => void show(range, open),
       onDismiss() {
         setShown(null);
@@ -146,9 +192,9 @@ export function useAssistantSelectionToolbar({
       observerRef.current?.dismiss();
       setShown(null);
       latest.current.onCite(citation, capture, input);
-      setAnnouncement((current) => ({ id: (current?.id ?? 0) + 1, text: QUOTE_ADDED_MESSAGE }));
+      announce(QUOTE_ADDED_MESSAGE);
     },
-    [],
+    [announce],
   );
 
   /** Escape in the toolbar: close it, and put focus and the selection back where they were. */
@@ -178,32 +224,61 @@ export function useAssistantSelectionToolbar({
     if (!surface) return;
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.defaultPrevented || event.isComposing) return;
-      if (isCiteShortcut(event)) {
+      /** The surface's current non-blank selection, or null. */
+      const selected = (): Range | null => {
         const selection = document.getSelection();
         const range = selection && !selection.isCollapsed ? selectionRange(selection) : null;
         if (range === null || range.collapsed || !surface.contains(range.commonAncestorContainer)) {
-          return;
+          return null;
         }
+        return range;
+      };
+      if (isCiteShortcut(event)) {
+        const range = selected();
+        if (range === null) return;
         event.preventDefault();
-        const capture = show(range, { anchor: null, input: "keyboard" });
+        const result = show(range, { anchor: null, input: "keyboard" });
         // The observer closes what the shortcut showed (a hint, an over-limit toolbar) as usual.
         observerRef.current?.markOpen(range);
-        if (capture !== null && !capture.overLimit) cite(capture.citation, capture, "keyboard");
+        // Every refusal is said, with its reason: the popover showing it may be off screen.
+        if ("refusal" in result) {
+          announce(result.refusal ?? ONE_ANSWER_HINT);
+        } else if (result.capture.overLimit) {
+          announce(overLimitMessage(result.capture.citation.text.length));
+        } else {
+          cite(result.capture.citation, result.capture, "keyboard");
+        }
         return;
       }
+      if (!isToolbarFocusKey(event)) return;
       const current = shownRef.current;
-      if (current?.kind === "toolbar" && isToolbarFocusKey(event)) {
+      const rememberReturn = () => {
         const selection = document.getSelection();
         const range =
           selection && selection.rangeCount > 0 ? selection.getRangeAt(0).cloneRange() : null;
         returnTo.current = { focus: document.activeElement, range };
+      };
+      if (current?.kind === "toolbar") {
+        rememberReturn();
         event.preventDefault();
         setFocusRequest((count) => count + 1);
+        return;
+      }
+      // Closed (Escape) while the text is still selected: the same keys open it again.
+      const range = current === null ? selected() : null;
+      if (range === null) return;
+      const { environmentId: env, threadId: thread } = latest.current;
+      if (captureAssistantTextSelection(range, { environmentId: env, threadId: thread }).citation) {
+        rememberReturn();
+        event.preventDefault();
+        focusOnOpen.current = true;
+        show(range, { anchor: null, input: "keyboard" });
+        observerRef.current?.markOpen(range);
       }
     };
     document.addEventListener("keydown", onKeyDown, true);
     return () => document.removeEventListener("keydown", onKeyDown, true);
-  }, [surface, show, cite]);
+  }, [surface, show, cite, announce]);
 
   const area = useCallback(() => rectOf(surface), [surface]);
 

@@ -44,6 +44,10 @@ import "./composer.css";
 export type { ComposerHandle, InsertCitationOptions } from "./useComposerHandle.ts";
 export { DRAFT_SAVE_DEBOUNCE_MS } from "./useDraftPersistence.ts";
 
+/** What "Stash draft" does, as its tooltip and accessible description. */
+export const STASH_DRAFT_DESCRIPTION =
+  "Set this draft aside and empty the composer; restore it later from the list below it.";
+
 /** Props of {@link Composer}. */
 export type ComposerProps = {
   threadId: string;
@@ -208,7 +212,13 @@ function ThreadComposer({
         </p>
       )}
       <div className="composer-actions">
-        <button type="button" onClick={stash.stashDraft} disabled={isEmpty}>
+        <button
+          type="button"
+          onClick={stash.stashDraft}
+          disabled={isEmpty}
+          // The tooltip, and the button's accessible description: what "stash" does.
+          title={STASH_DRAFT_DESCRIPTION}
+        >
           Stash draft
         </button>
         <DraftLengthCounter tracker={lengthTracker} reasonId={lengthReasonId} />

@@ -237,6 +237,36 @@ describe("threadReducer", () => {
     expect(state.activeTurnId).toBe("turn9");
   });
 
+  it("keeps a stopped turn cancelled when the send's response arrives after the turn's last event", () => {
+    const state = run(loaded(), [
+      event(11, { type: "turn.updated", turn: turn("turn9", "running") }),
+      event(12, { type: "turn.updated", turn: turn("turn9", "cancelled") }),
+      { type: "turn.sent", response: { turn: turn("turn9", "running"), message: message(17) } },
+    ]);
+    expect(state.turnsById.get("turn9")?.status).toBe("cancelled");
+    expect(state.activeTurnId).toBeNull();
+  });
+
+  it("ends every turn in the status of the server's last event, whatever the send's response says when", () => {
+    const ended = fc.constantFrom<Turn["status"]>("completed", "failed", "cancelled");
+    fc.assert(
+      fc.property(ended, fc.integer({ min: 0, max: 3 }), (last, sentAt) => {
+        const events: ThreadAction[] = [
+          event(11, { type: "turn.updated", turn: turn("turn9", "running") }),
+          event(12, { type: "turn.updated", turn: turn("turn9", "waiting_for_input") }),
+          event(13, { type: "turn.updated", turn: turn("turn9", last) }),
+        ];
+        const sent: ThreadAction = {
+          type: "turn.sent",
+          response: { turn: turn("turn9", "running"), message: message(17) },
+        };
+        const state = run(loaded(), [...events.slice(0, sentAt), sent, ...events.slice(sentAt)]);
+        expect(state.turnsById.get("turn9")?.status).toBe(last);
+        expect(state.activeTurnId).toBeNull();
+      }),
+    );
+  });
+
   it("converges to the same messages whatever order pages and events are applied in", () => {
     const all = [1, 2, 3, 4, 5, 6, 7, 8].map((seq) => message(seq));
     const actions: ThreadAction[] = [

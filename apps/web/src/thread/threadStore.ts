@@ -266,6 +266,9 @@ function applyTurn(
   const current = state.turnsById.get(turn.id);
   // Pages can be older than the live stream: never let them rewind a turn we already track.
   if (current !== undefined && options.onlyIfUnknown) return state;
+  // A turn that ended never runs again on the server, so an older snapshot saying "running"
+  // (the send's response arriving after the turn's last event) must not bring it back.
+  if (current !== undefined && isTurnEnded(current) && !isTurnEnded(turn)) return state;
   const unchanged =
     current !== undefined &&
     current.status === turn.status &&
@@ -281,6 +284,11 @@ function applyTurn(
   if (running && next.activeTurnId !== turn.id) return { ...next, activeTurnId: turn.id };
   if (!running && next.activeTurnId === turn.id) return { ...next, activeTurnId: null };
   return next;
+}
+
+/** Whether a turn has ended (completed, failed or cancelled): its status is final. */
+export function isTurnEnded(turn: Pick<Turn, "status">): boolean {
+  return turn.status !== "running" && turn.status !== "waiting_for_input";
 }
 
 /** The loaded messages in order (a convenience for tests and copy; allocates). */

@@ -116,6 +116,9 @@ export function useThread(threadId: string): UseThreadResult {
         ]);
         if (controller.signal.aborted) return;
         dispatch({ type: "detail.loaded", detail });
+        // The stream starts after this detail: a title set before it (the first send from the
+        // home page) never arrives as an event, so the sidebar takes it from here.
+        if (detail.thread.messageCount > 0) upsertThreadInList(detail.thread);
         dispatch({ type: "page.loaded", page, position: "newest" });
         setLoad({ status: "ready" });
         setStreamFrom(detail.lastEventId);

@@ -1,7 +1,7 @@
 import { Link, useNavigate } from "@tanstack/react-router";
-import { useEffect, useState } from "react";
-import { type ApiError, createThread } from "../api/client.ts";
-import { refreshThreadList, upsertThreadInList, useThreadList } from "./threadList.ts";
+import { useEffect } from "react";
+import { requestNewThread } from "../app/newThreadRequest.ts";
+import { refreshThreadList, useThreadList } from "./threadList.ts";
 
 const relativeTime = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
 
@@ -30,28 +30,15 @@ export function formatUpdatedAt(iso: string, now = Date.now()): string {
 export function ThreadSidebar() {
   const list = useThreadList();
   const navigate = useNavigate();
-  const [creating, setCreating] = useState(false);
-  const [createError, setCreateError] = useState<ApiError | null>(null);
 
   useEffect(() => {
     void refreshThreadList();
   }, []);
 
-  const onNewThread = async () => {
-    setCreating(true);
-    setCreateError(null);
-    try {
-      const thread = await createThread();
-      upsertThreadInList(thread);
-      await navigate({
-        to: "/$environmentId/$threadId",
-        params: { environmentId: thread.environmentId, threadId: thread.id },
-      });
-    } catch (error) {
-      setCreateError(error as ApiError);
-    } finally {
-      setCreating(false);
-    }
+  // A draft, not a thread: the home composer creates the thread on its first send.
+  const onNewThread = () => {
+    requestNewThread();
+    void navigate({ to: "/" });
   };
 
   return (
@@ -63,23 +50,10 @@ export function ThreadSidebar() {
           </span>
           Chat
         </Link>
-        <button
-          type="button"
-          className="button button--primary"
-          onClick={onNewThread}
-          disabled={creating}
-        >
+        <button type="button" className="button button--primary" onClick={onNewThread}>
           New thread
         </button>
       </div>
-      {createError ? (
-        <div className="notice notice--error" role="alert">
-          Could not create a thread: {createError.message}
-          <button type="button" className="link-button" onClick={onNewThread}>
-            Retry
-          </button>
-        </div>
-      ) : null}
       <nav className="thread-list" aria-label="Threads">
         {list.status === "error" && list.error ? (
           <div className="notice notice--error" role="alert">

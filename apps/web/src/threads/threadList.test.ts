@@ -17,6 +17,8 @@ describe("eventStalesThreadList", () => {
   it("refreshes the sidebar once a turn settles, so its message count is current", () => {
     expect(eventStalesThreadList({ type: "turn.updated", turn: turn("completed") })).toBe(true);
     expect(eventStalesThreadList({ type: "turn.updated", turn: turn("failed") })).toBe(true);
+    // A stopped turn settles too (issue 21: the sidebar kept "New thread" after Stop).
+    expect(eventStalesThreadList({ type: "turn.updated", turn: turn("cancelled") })).toBe(true);
   });
 
   it("does not refetch while a turn is still running or waiting for the user", () => {

@@ -44,13 +44,15 @@ export function upsertThreadInList(thread: Thread): void {
 
 /**
  * Whether a live thread event makes the sidebar's summary stale. The server announces
- * `thread.updated` only when a thread is renamed, so a turn that settles (its messages are all
- * written) is the moment to refetch the message count and recency.
+ * `thread.updated` when a thread is named or renamed (applied directly), so a turn that ends,
+ * however it ends (its messages are all written), is the moment to refetch the message count
+ * and recency.
  */
 export function eventStalesThreadList(event: ServerEvent): boolean {
   return (
     event.type === "turn.updated" &&
-    (event.turn.status === "completed" || event.turn.status === "failed")
+    event.turn.status !== "running" &&
+    event.turn.status !== "waiting_for_input"
   );
 }
 

@@ -444,7 +444,9 @@ export const Timeline = memo(function Timeline({
           {...(initialScroll.current
             ? { initialScrollIndex: initialScroll.current }
             : { initialScrollAtEnd: !positioning })}
-          alignItemsAtEnd
+          // Not aligned at the end: a thread shorter than the view starts at the top, so a row
+          // that grows (Show more) grows downwards instead of moving up as the space above it
+          // collapses (issue 21: 42 px).
           maintainScrollAtEnd={follow ? { animated: false } : false}
           maintainScrollAtEndThreshold={0.1}
           maintainVisibleContentPosition={

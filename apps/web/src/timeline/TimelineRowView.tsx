@@ -5,7 +5,8 @@ import { ChatMarkdown } from "../markdown/ChatMarkdown.tsx";
 import { CopyButton } from "../ui/CopyButton.tsx";
 import { MessageFoldToggle, useMessageUnfolded } from "./MessageFoldToggle.tsx";
 import { isLongMessage, keepStreamedMessageUnfolded } from "./messageFold.ts";
-import { foldLabel, type TimelineRow } from "./timelineRows.ts";
+import { foldLabel, type TimelineRow, type TurnOutcome } from "./timelineRows.ts";
+import "./turnOutcome.css";
 
 /** Row-level actions, provided once by the Timeline so rows need no callback props. */
 export type TimelineActions = {
@@ -23,12 +24,30 @@ export function speakerLabel(message: Pick<Message, "role" | "kind">): string {
   return "Assistant";
 }
 
+const OUTCOME_LABELS: Record<TurnOutcome["status"], string> = {
+  cancelled: "Stopped",
+  failed: "Failed",
+  interrupted: "Interrupted",
+};
+
+/** The quiet marker under a reply that did not complete: "Stopped", or "Failed: <reason>". */
+function TurnOutcomeMarker({ outcome }: { outcome: TurnOutcome }) {
+  return (
+    <p className={`turn-outcome turn-outcome--${outcome.status}`} data-text-stream="skip">
+      <span className="turn-outcome__label">{OUTCOME_LABELS[outcome.status]}</span>
+      {outcome.reason ? <span className="turn-outcome__reason">: {outcome.reason}</span> : null}
+    </p>
+  );
+}
+
 const MessageView = memo(function MessageView({
   message,
   folded,
+  outcome,
 }: {
   message: Message;
   folded: boolean;
+  outcome: TurnOutcome | undefined;
 }) {
   const isAssistant = message.role === "assistant";
   const streaming = message.status === "streaming";
@@ -50,6 +69,7 @@ const MessageView = memo(function MessageView({
       data-turn-id={message.turnId}
       data-status={message.status}
       data-long-message={long ? (clipped ? "folded" : "unfolded") : undefined}
+      data-turn-outcome={outcome?.status}
       aria-label={speakerLabel(message)}
       // Focusable by script only: a jump moves focus to the source message.
       tabIndex={-1}
@@ -89,6 +109,7 @@ const MessageView = memo(function MessageView({
           bodyId={bodyId}
         />
       ) : null}
+      {outcome ? <TurnOutcomeMarker outcome={outcome} /> : null}
       {message.text !== "" ? (
         <div className="message__actions" data-text-stream="skip">
           {/* Keyed: the list reuses rows for other messages, and "Copied" belongs to this one. */}
@@ -136,13 +157,29 @@ function FoldToggle({
 export const TimelineRowView = memo(function TimelineRowView({ row }: { row: TimelineRow }) {
   switch (row.kind) {
     case "message":
-      return <MessageView message={row.message} folded={row.folded} />;
+      return <MessageView message={row.message} folded={row.folded} outcome={row.outcome} />;
     case "fold":
       return <FoldToggle turnId={row.turnId} count={row.count} expanded={row.expanded} />;
     case "turn-error":
       return (
-        <div className="turn-error" data-row-kind="turn-error" data-turn-id={row.turnId}>
+        <div
+          className="turn-error"
+          data-row-kind="turn-error"
+          data-turn-id={row.turnId}
+          data-turn-outcome={row.outcome?.status}
+        >
           <strong>The assistant could not answer.</strong> {row.error.message}
+        </div>
+      );
+    case "turn-outcome":
+      return (
+        <div
+          className="turn-outcome-row"
+          data-row-kind="turn-outcome"
+          data-turn-id={row.turnId}
+          data-turn-outcome={row.outcome.status}
+        >
+          <TurnOutcomeMarker outcome={row.outcome} />
         </div>
       );
     case "working":

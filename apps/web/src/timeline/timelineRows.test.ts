@@ -85,6 +85,69 @@ describe("buildTimelineRows", () => {
     expect(rows.at(-1)).toMatchObject({ kind: "turn-error", error: { message: "Model down" } });
   });
 
+  it("marks the reply of a stopped, failed or interrupted turn with its outcome, once", () => {
+    const stopped = buildTimelineRows(
+      input(messages, { turnsById: new Map([["b", turn("b", "cancelled")]]) }),
+    );
+    expect(stopped.find((r) => r.key === "ans2")).toMatchObject({
+      outcome: { status: "cancelled", reason: null },
+    });
+    // Only the reply: the turn's prompt and the other turn's answer carry nothing.
+    expect(stopped.filter((r) => r.kind === "message" && r.outcome).map((r) => r.key)).toEqual([
+      "ans2",
+    ]);
+    expect(
+      buildTimelineRows(
+        input(messages, { turnsById: new Map([["b", turn("b", "completed")]]) }),
+      ).find((r) => r.key === "ans2"),
+    ).not.toHaveProperty("outcome");
+
+    // A failed turn without an error notice: the reason goes on the reply's marker, not in a
+    // second row.
+    const down = { code: "provider_error", message: "Model down" };
+    const failed = buildTimelineRows(
+      input(messages, { turnsById: new Map([["b", turn("b", "failed", down)]]) }),
+    );
+    expect(failed.find((r) => r.key === "ans2")).toMatchObject({
+      outcome: { status: "failed", reason: "Model down" },
+    });
+    expect(failed.some((r) => r.kind === "turn-error")).toBe(false);
+
+    // Interrupted, with its notice row: the marker names the outcome, the notice the reason.
+    const cut = { code: "interrupted", message: "The server stopped." };
+    const withNotice = [...messages, msg("e2", "b", "assistant", "error", 7)];
+    const interrupted = buildTimelineRows(
+      input(withNotice, { turnsById: new Map([["b", turn("b", "failed", cut)]]) }),
+    );
+    expect(interrupted.find((r) => r.key === "ans2")).toMatchObject({
+      outcome: { status: "interrupted", reason: null },
+    });
+    expect(interrupted.at(-1)).toMatchObject({ key: "e2" });
+    expect(interrupted.at(-1)).not.toHaveProperty("outcome");
+  });
+
+  it("shows a turn stopped or failed before any reply as its own outcome row", () => {
+    const prompt = [msg("p1", "a", "user", "prompt", 1)];
+    expect(
+      buildTimelineRows(input(prompt, { turnsById: new Map([["a", turn("a", "cancelled")]]) })).at(
+        -1,
+      ),
+    ).toMatchObject({ kind: "turn-outcome", outcome: { status: "cancelled" } });
+    const onlyNotice = [...prompt, msg("e1", "a", "assistant", "error", 2)];
+    const cut = { code: "interrupted", message: "The server stopped." };
+    expect(
+      buildTimelineRows(
+        input(onlyNotice, { turnsById: new Map([["a", turn("a", "failed", cut)]]) }),
+      ).at(-1),
+    ).toMatchObject({ key: "e1", outcome: { status: "interrupted", reason: null } });
+    const down = { code: "provider_error", message: "Model down" };
+    expect(
+      buildTimelineRows(
+        input(prompt, { turnsById: new Map([["a", turn("a", "failed", down)]]) }),
+      ).at(-1),
+    ).toMatchObject({ kind: "turn-error", outcome: { status: "failed", reason: "Model down" } });
+  });
+
   it("shows a working row for an active turn that has no reply yet", () => {
     const rows = buildTimelineRows(
       input([msg("p1", "a", "user", "prompt", 1)], {

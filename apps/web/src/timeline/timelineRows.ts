@@ -2,18 +2,43 @@
  * Turns the ordered messages of a thread into timeline rows, grouped by turn. Within a turn,
  * every assistant message except the last one is a "progress" update folded behind one toggle
  * row; errors (error messages, or a failed turn without one) are always shown. Row keys are
- * message ids (or `fold:`/`turn-error:`/`working:` + turn id), so a row keeps its measured size
+ * message ids (or `fold:`/`turn-error:`/`turn-outcome:`/`working:` + turn id), so a row keeps its measured size
  * and identity across updates, and a caller can find the row of any message by its id.
  */
 import type { Message, Turn } from "@app/protocol";
 import { isLongMessage } from "./messageFold.ts";
 import { countWrappedLines, isPlainParagraph, type PromptMetrics } from "./plainTextLines.ts";
 
+/**
+ * How a turn that did not complete ended, shown on its reply (DESIGN.md section 6,
+ * `data-turn-outcome`): `cancelled` (Stop), `interrupted` (a server stopped mid-turn) or `failed`.
+ * `reason` is the turn's error message when no error notice row already says it.
+ */
+export type TurnOutcome = {
+  status: "cancelled" | "failed" | "interrupted";
+  reason: string | null;
+};
+
 /** One row of the virtual list. */
 export type TimelineRow =
-  | { kind: "message"; key: string; message: Message; folded: boolean }
+  | {
+      kind: "message";
+      key: string;
+      message: Message;
+      folded: boolean;
+      /** Set on the reply of a turn that ended without completing. */
+      outcome?: TurnOutcome;
+    }
   | { kind: "fold"; key: string; turnId: string; count: number; expanded: boolean }
-  | { kind: "turn-error"; key: string; turnId: string; error: { code: string; message: string } }
+  | {
+      kind: "turn-error";
+      key: string;
+      turnId: string;
+      error: { code: string; message: string };
+      /** Set when the turn has no reply to carry its outcome. */
+      outcome?: TurnOutcome;
+    }
+  | { kind: "turn-outcome"; key: string; turnId: string; outcome: TurnOutcome }
   | { kind: "working"; key: string; turnId: string; waitingForInput: boolean };
 
 /** Inputs of {@link buildTimelineRows}. */
@@ -31,18 +56,44 @@ export const foldRowKey = (turnId: string) => `fold:${turnId}`;
 function sameRow(a: TimelineRow, b: TimelineRow): boolean {
   switch (a.kind) {
     case "message":
-      return b.kind === "message" && a.message === b.message && a.folded === b.folded;
+      return (
+        b.kind === "message" &&
+        a.message === b.message &&
+        a.folded === b.folded &&
+        sameOutcome(a.outcome, b.outcome)
+      );
     case "fold":
       return b.kind === "fold" && a.count === b.count && a.expanded === b.expanded;
     case "turn-error":
       return (
         b.kind === "turn-error" &&
         a.error.message === b.error.message &&
-        a.error.code === b.error.code
+        a.error.code === b.error.code &&
+        sameOutcome(a.outcome, b.outcome)
       );
+    case "turn-outcome":
+      return b.kind === "turn-outcome" && sameOutcome(a.outcome, b.outcome);
     case "working":
       return b.kind === "working" && a.waitingForInput === b.waitingForInput;
   }
+}
+
+function sameOutcome(a: TurnOutcome | undefined, b: TurnOutcome | undefined): boolean {
+  return a?.status === b?.status && a?.reason === b?.reason;
+}
+
+/**
+ * The outcome a turn shows, or undefined while it runs or once it completed. `hasNotice`: an
+ * error message row already tells the reason, so the marker does not repeat it.
+ */
+export function turnOutcome(turn: Turn | undefined, hasNotice: boolean): TurnOutcome | undefined {
+  if (turn === undefined) return undefined;
+  if (turn.status === "cancelled") return { status: "cancelled", reason: null };
+  if (turn.status !== "failed") return undefined;
+  return {
+    status: turn.error?.code === "interrupted" ? "interrupted" : "failed",
+    reason: hasNotice ? null : (turn.error?.message ?? null),
+  };
 }
 
 /**
@@ -113,11 +164,22 @@ function emitTurn(
     if (message.role === "assistant" && message.kind !== "error" && i !== lastUpdate) foldCount++;
   });
 
+  // The reply (the turn's last answer, else its error notice) carries the outcome marker.
+  const outcome = turnOutcome(turn, hasErrorMessage);
+  let replyIndex = lastUpdate;
+  if (replyIndex === -1) replyIndex = group.findLastIndex((message) => message.kind === "error");
+
   let foldEmitted = false;
   group.forEach((message, i) => {
     const foldable = message.role === "assistant" && message.kind !== "error" && i !== lastUpdate;
     if (!foldable) {
-      push({ kind: "message", key: message.id, message, folded: false });
+      push({
+        kind: "message",
+        key: message.id,
+        message,
+        folded: false,
+        ...(i === replyIndex && outcome ? { outcome } : {}),
+      });
       return;
     }
     if (!foldEmitted) {
@@ -127,8 +189,19 @@ function emitTurn(
     if (expanded) push({ kind: "message", key: message.id, message, folded: true });
   });
 
-  if (turn?.error && !hasErrorMessage) {
-    push({ kind: "turn-error", key: `turn-error:${turnId}`, turnId, error: turn.error });
+  // A failed turn's reason shows once: in its error notice, in the reply's marker, or (no
+  // reply at all) in a turn-error row that also carries the outcome.
+  if (turn?.error && !hasErrorMessage && (replyIndex === -1 || outcome === undefined)) {
+    push({
+      kind: "turn-error",
+      key: `turn-error:${turnId}`,
+      turnId,
+      error: turn.error,
+      ...(outcome ? { outcome } : {}),
+    });
+  } else if (replyIndex === -1 && outcome) {
+    // Stopped before any reply: the marker stands alone.
+    push({ kind: "turn-outcome", key: `turn-outcome:${turnId}`, turnId, outcome });
   }
   if (active && turn?.status === "waiting_for_input") {
     push({ kind: "working", key: `working:${turnId}`, turnId, waitingForInput: true });

@@ -38,6 +38,11 @@ export type FloatingPlacementOptions = {
    * popover is hidden meanwhile.
    */
   isReferenceGone?(): boolean;
+  /**
+   * What must overlap the area for the popover to show (default: the reference). A selection's
+   * popover passes the selected text, so a pointer released off the area does not hide it.
+   */
+  presence?(): Rect;
   /** Called after each placement (tests and callers that record the side). */
   onPlaced?(placed: { x: number; y: number; placement: Placement; hidden: boolean }): void;
 };
@@ -50,8 +55,9 @@ function intersects(a: Rect, b: Rect): boolean {
 
 /**
  * Places `floating` now and after every scroll or resize until the returned function is
- * called. The popover is hidden (`visibility: hidden`) while its reference is gone or lies
- * entirely outside the area (scrolled off screen), and shown again when it comes back.
+ * called. The popover is hidden (`visibility: hidden`) while its reference is gone or its
+ * presence box (default the reference) lies entirely outside the area (scrolled off screen),
+ * and shown again when it comes back.
  */
 export function keepFloatingPlaced(
   reference: FloatingReference,
@@ -62,7 +68,7 @@ export function keepFloatingPlaced(
   const update = () => {
     const area = options.area?.() ?? null;
     const gone = options.isReferenceGone?.() === true;
-    const box = reference.getBoundingClientRect();
+    const box = options.presence?.() ?? reference.getBoundingClientRect();
     // Without layout (a zero-sized area) there is nothing to be outside of.
     const measurable = area === null || area.width > 0 || area.height > 0;
     const outside =
@@ -100,6 +106,17 @@ export function rectOf(element: Element | null): Rect | null {
   if (element === null || !element.isConnected) return null;
   const box = element.getBoundingClientRect();
   return { x: box.x, y: box.y, width: box.width, height: box.height };
+}
+
+/** `area` narrowed to the horizontal extent of `column` (either may be missing). */
+export function withinColumn(area: Rect | null, column: Element | null): Rect | null {
+  const box = rectOf(column);
+  if (box === null || box.width <= 0) return area;
+  if (area === null) return { x: box.x, y: 0, width: box.width, height: window.innerHeight };
+  const left = Math.max(area.x, box.x);
+  const right = Math.min(area.x + area.width, box.x + box.width);
+  if (right <= left) return area;
+  return { x: left, y: area.y, width: right - left, height: area.height };
 }
 
 /** The viewport down to the top of `element` (the composer): popovers stay above it. */

@@ -92,10 +92,12 @@ export class PgQueries implements ChatQueries {
     return row ? toThreadRecord(row, this.#environmentId()) : null;
   }
 
+  /** Threads with at least one message (an opened, never-sent thread is not listed). */
   async listThreads(limit = 500): Promise<Thread[]> {
     const rows = await this.#rows<ThreadRow>(
       "listThreads",
-      `SELECT ${THREAD_COLUMNS} FROM threads ORDER BY updated_at DESC, id LIMIT $1`,
+      `SELECT ${THREAD_COLUMNS} FROM threads WHERE message_count > 0
+       ORDER BY updated_at DESC, id LIMIT $1`,
       [limit],
     );
     return rows.map((row) => toThreadRecord(row, this.#environmentId()).thread);

@@ -1,0 +1,119 @@
+/**
+ * Issue 21, items 2 and 4 (DESIGN.md section 6): **New thread** opens the home composer as a
+ * draft, and the thread exists on the server only from its first send; empty threads are not
+ * listed. **Stop** leaves a visible "Stopped" marker (`data-turn-outcome="cancelled"`) and the
+ * sidebar's title follows the thread's events without a reload.
+ */
+import type { Page, Request } from "@playwright/test";
+import {
+  assistantBodies,
+  composer,
+  DEMO_ANSWER_END,
+  expect,
+  openNewThreadDraft,
+  sendPrompt,
+  THREAD_PATH,
+  test,
+  threadIdOf,
+} from "./support/fixtures.ts";
+
+/** The fields of `Thread` (@app/protocol) these checks read. */
+type Thread = { id: string; title: string; messageCount: number };
+
+/** A thread's entry in the sidebar. */
+const listItem = (page: Page, threadId: string) =>
+  page.locator(`.thread-list [data-thread-id="${threadId}"]`);
+
+/** Every `POST /api/threads` the page sends (a thread created on the server). */
+function recordThreadCreations(page: Page): Request[] {
+  const creations: Request[] = [];
+  page.on("request", (request) => {
+    if (request.method() === "POST" && new URL(request.url()).pathname === "/api/threads") {
+      creations.push(request);
+    }
+  });
+  return creations;
+}
+
+const sidebarItems = (page: Page) =>
+  page.getByRole("navigation", { name: "Threads" }).getByRole("link");
+
+test("New thread opens a draft: no thread exists on the server until the first send", async ({
+  page,
+  rig,
+}) => {
+  // An empty thread (as every New thread click made before) is not listed.
+  const empty = (await (await page.request.post("/api/threads", { data: {} })).json()) as Thread;
+  const creations = recordThreadCreations(page);
+  await page.goto(rig.seededThreadPath);
+  await expect(sidebarItems(page).first()).toBeVisible();
+  await expect(listItem(page, empty.id)).toHaveCount(0);
+  const listedBefore = await sidebarItems(page).count();
+
+  await openNewThreadDraft(page);
+  // Again while already home: still a draft, the composer focused.
+  await composer(page).blur();
+  await openNewThreadDraft(page);
+  expect(creations).toHaveLength(0);
+  await expect(sidebarItems(page)).toHaveCount(listedBefore);
+  // No untitled ("New thread") entry: the titles of threads created so far are all prompts.
+  await expect(
+    page.locator(".thread-list .thread-list__title").filter({ hasText: /^New thread$/ }),
+  ).toHaveCount(0);
+
+  const prompt = "Drafted from the button, sent once";
+  await sendPrompt(page, prompt);
+  await expect(page).toHaveURL((url) => THREAD_PATH.test(url.pathname));
+  expect(creations).toHaveLength(1);
+  await expect(assistantBodies(page).last()).toContainText(DEMO_ANSWER_END);
+  const threadId = threadIdOf(page);
+  const { thread } = (await (await page.request.get(`/api/threads/${threadId}`)).json()) as {
+    thread: Thread;
+  };
+  await expect(listItem(page, threadId)).toContainText(thread.title);
+  await expect(sidebarItems(page)).toHaveCount(listedBefore + 1);
+});
+
+test("Stop marks the reply Stopped, and the sidebar shows the thread's title without a reload", async ({
+  page,
+}) => {
+  await page.goto("/");
+  await sendPrompt(page, "Stop me midway: write a long reply please");
+  await expect(page).toHaveURL((url) => THREAD_PATH.test(url.pathname));
+  const threadId = threadIdOf(page);
+  const stop = page.getByRole("button", { name: "Stop" });
+  await expect(assistantBodies(page).last()).toContainText("Part 2");
+  await stop.click();
+  await expect(stop).toHaveCount(0);
+
+  const reply = page.locator('[data-role="assistant"]').last();
+  await expect(reply).toHaveAttribute("data-turn-outcome", "cancelled");
+  await expect(reply.getByText("Stopped", { exact: true })).toBeVisible();
+  // The marker is not part of the reply's text (copy, citations).
+  await expect(assistantBodies(page).last()).not.toContainText("Stopped");
+
+  const { thread } = (await (await page.request.get(`/api/threads/${threadId}`)).json()) as {
+    thread: Thread;
+  };
+  expect(thread.title).not.toBe("New thread");
+  const item = listItem(page, threadId);
+  await expect(item).toContainText(thread.title);
+  await expect(item).toContainText(`${thread.messageCount} messages`);
+
+  // After a reload too: the outcome comes from the server's turn status.
+  await page.reload();
+  await expect(page.locator('[data-role="assistant"]').last()).toHaveAttribute(
+    "data-turn-outcome",
+    "cancelled",
+  );
+});
+
+test("a failed turn shows Failed with its reason", async ({ page }) => {
+  await page.goto("/");
+  await sendPrompt(page, "fail please, on purpose for the marker");
+  await expect(page).toHaveURL((url) => THREAD_PATH.test(url.pathname));
+  const outcome = page.locator('[data-turn-outcome="failed"]');
+  await expect(outcome).toHaveCount(1);
+  await expect(outcome.getByText("Failed", { exact: true })).toBeVisible();
+  await expect(page.getByText(/Demo provider failed on purpose/)).toBeVisible();
+});
