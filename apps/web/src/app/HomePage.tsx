@@ -4,8 +4,8 @@ import { lazy, memo, Suspense, useCallback, useEffect, useRef } from "react";
 import { createThread, sendTurn } from "../api/client.ts";
 import type { ComposerHandle } from "../composer/Composer.tsx";
 import { ComposerPlaceholder } from "../thread/ThreadView.tsx";
+import { onNewThreadRequest, takeNewThreadRequest } from "../threads/newThreadRequest.ts";
 import { refreshThreadList } from "../threads/threadList.ts";
-import { onNewThreadRequest, takeNewThreadRequest } from "./newThreadRequest.ts";
 
 // The same lazily loaded chunk as a thread's composer.
 const StableComposer = memo(

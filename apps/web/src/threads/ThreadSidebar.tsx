@@ -1,6 +1,6 @@
 import { Link, useNavigate } from "@tanstack/react-router";
 import { useEffect } from "react";
-import { requestNewThread } from "../app/newThreadRequest.ts";
+import { requestNewThread } from "./newThreadRequest.ts";
 import { refreshThreadList, useThreadList } from "./threadList.ts";
 
 const relativeTime = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
