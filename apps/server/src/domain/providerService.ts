@@ -33,6 +33,7 @@ import type {
 import type { ChatStore, HistoryBudget, HistoryTurn } from "../storage/chatStore.ts";
 import { isStorageFault } from "../storage/storageErrors.ts";
 import { deriveThreadNames } from "../titles.ts";
+import { recordCitations } from "./backlinks.ts";
 import { DomainError, threadNotFound } from "./errors.ts";
 import type { ThreadEventLog } from "./events.ts";
 import { storableWriter } from "./providerText.ts";
@@ -226,6 +227,7 @@ export class ProviderService {
       });
       await w.publish(threadId, { type: "message.created", message: stored.message });
       await w.publish(threadId, { type: "turn.updated", turn: stored.turn });
+      await recordCitations(w, stored.message, this.#store.environmentId);
       if (isFirstPrompt) {
         const named = record.titleSource === "default";
         const names = deriveThreadNames(trimmed);

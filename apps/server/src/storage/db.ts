@@ -6,15 +6,21 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
+import {
+  CITATION_LINK_MARKER,
+  type CitationIndexEntry,
+  citationEntriesOf,
+} from "./citationIndex.ts";
 
 export type SqliteDatabase = Database.Database;
 
 /**
  * Schema versions, in order; index + 1 is the `user_version` after applying the entry.
- * Never edit an applied migration: append a new one. Citations live inside message text,
- * so no table or column exists for them.
+ * Never edit an applied migration: append a new one. Citations live inside message text; the
+ * one table about them, `message_citations`, is an index derived from that text (backlinks). An
+ * entry is SQL, or a function for what SQL cannot do (parsing citations out of stored prompts).
  */
-const MIGRATIONS: readonly string[] = [
+const MIGRATIONS: readonly (string | ((db: SqliteDatabase) => void))[] = [
   `
   CREATE TABLE meta (
     key TEXT PRIMARY KEY,
@@ -130,7 +136,86 @@ const MIGRATIONS: readonly string[] = [
   ) STRICT, WITHOUT ROWID;
   INSERT INTO turn_claims SELECT id FROM turns WHERE status IN ('running', 'waiting_for_input');
   `,
+  // 5: the citation index (backlinks, issue 24): one row per distinct citation of a prompt,
+  // written with the prompt; existing prompts are indexed here.
+  (db) => {
+    db.exec(CITATION_INDEX_TABLE);
+    const insert = db.prepare(INSERT_CITATION);
+    const prompts = db.prepare(
+      `SELECT id, thread_id, turn_id, text, created_at FROM messages
+       WHERE role = 'user' AND instr(text, ?) > 0 ORDER BY thread_id, seq`,
+    );
+    for (const row of prompts.iterate(CITATION_LINK_MARKER) as Iterable<PromptRow>) {
+      const entries = citationEntriesOf({
+        messageId: row.id,
+        threadId: row.thread_id,
+        turnId: row.turn_id,
+        text: row.text,
+        createdAt: row.created_at,
+      });
+      for (const entry of entries) insert.run(citationValues(entry));
+    }
+  },
 ];
+
+type PromptRow = {
+  id: string;
+  thread_id: string;
+  turn_id: string;
+  text: string;
+  created_at: string;
+};
+
+const CITATION_INDEX_TABLE = `
+  CREATE TABLE message_citations (
+    -- Insertion order: orders a message's citations and pages GET .../cited-by.
+    id INTEGER PRIMARY KEY,
+    citing_message_id TEXT NOT NULL REFERENCES messages (id) ON DELETE CASCADE,
+    citing_thread_id TEXT NOT NULL REFERENCES threads (id) ON DELETE CASCADE,
+    citing_turn_id TEXT NOT NULL,
+    -- As the citation says: another environment's rows are kept but never shown.
+    source_environment_id TEXT NOT NULL,
+    source_thread_id TEXT NOT NULL,
+    source_message_id TEXT NOT NULL,
+    quote_start INTEGER NOT NULL,
+    quote_end INTEGER NOT NULL,
+    prefix TEXT NOT NULL,
+    suffix TEXT NOT NULL,
+    quote TEXT NOT NULL,
+    comment TEXT,
+    created_at TEXT NOT NULL
+  ) STRICT;
+  -- A page's backlinks: one index range per message of the page.
+  CREATE INDEX message_citations_by_source
+    ON message_citations (source_message_id, source_thread_id, source_environment_id, id);
+  CREATE INDEX message_citations_by_citing ON message_citations (citing_message_id);
+  CREATE INDEX message_citations_by_citing_thread ON message_citations (citing_thread_id);
+`;
+
+/** Inserts one citation index row (named parameters: {@link citationValues}). */
+export const INSERT_CITATION = `INSERT INTO message_citations (citing_message_id, citing_thread_id,
+  citing_turn_id, source_environment_id, source_thread_id, source_message_id, quote_start,
+  quote_end, prefix, suffix, quote, comment, created_at)
+  VALUES (@citingMessageId, @citingThreadId, @citingTurnId, @sourceEnvironmentId, @sourceThreadId,
+  @sourceMessageId, @start, @end, @prefix, @suffix, @text, @comment, @createdAt)`;
+
+export function citationValues(entry: CitationIndexEntry): Record<string, string | number | null> {
+  return {
+    citingMessageId: entry.citingMessageId,
+    citingThreadId: entry.citingThreadId,
+    citingTurnId: entry.citingTurnId,
+    sourceEnvironmentId: entry.sourceEnvironmentId,
+    sourceThreadId: entry.sourceThreadId,
+    sourceMessageId: entry.sourceMessageId,
+    start: entry.quote.start,
+    end: entry.quote.end,
+    prefix: entry.quote.prefix,
+    suffix: entry.quote.suffix,
+    text: entry.quote.text,
+    comment: entry.comment,
+    createdAt: entry.createdAt,
+  };
+}
 
 /** Latest schema version this build knows. */
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -175,9 +260,10 @@ export function migrate(db: SqliteDatabase): void {
   db.pragma("foreign_keys = OFF");
   try {
     for (let version = current; version < MIGRATIONS.length; version++) {
-      const sql = MIGRATIONS[version]!;
+      const migration = MIGRATIONS[version]!;
       db.transaction(() => {
-        db.exec(sql);
+        if (typeof migration === "string") db.exec(migration);
+        else migration(db);
         const broken = db.pragma("foreign_key_check") as unknown[];
         if (broken.length > 0) throw new Error(`Migration ${version + 1} broke foreign keys.`);
         db.pragma(`user_version = ${version + 1}`);

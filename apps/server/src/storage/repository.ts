@@ -10,6 +10,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type {
+  CitedBy,
   Message,
   ServerEvent,
   Thread,
@@ -30,7 +31,13 @@ import type {
   ThreadRecord,
   UserInputRecord,
 } from "./chatStore.ts";
-import type { SqliteDatabase } from "./db.ts";
+import {
+  type CitationIndexEntry,
+  type CitedByRow,
+  type CitingRecord,
+  summarizeCitedBy,
+} from "./citationIndex.ts";
+import { citationValues, INSERT_CITATION, type SqliteDatabase } from "./db.ts";
 import {
   MESSAGE_COLUMNS,
   type MessageRow,
@@ -148,6 +155,25 @@ export class ChatRepository implements SyncQueries {
       pageBetween: s(
         `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE thread_id = ? AND seq > ? AND seq <= ?
          ORDER BY seq LIMIT ?`,
+      ),
+      insertCitation: s(INSERT_CITATION),
+      // One index range per message of the page (message_citations_by_source).
+      citedBy: s(
+        `SELECT source_message_id AS sourceMessageId, citing_message_id AS citingMessageId,
+           quote AS text, quote_start AS start, quote_end AS "end", prefix, suffix
+         FROM message_citations
+         WHERE source_message_id IN (SELECT value FROM json_each(?))
+           AND source_thread_id = ? AND source_environment_id = ?
+         ORDER BY id`,
+      ),
+      citingMessages: s(
+        `SELECT c.id, c.citing_message_id AS messageId, c.citing_thread_id AS threadId,
+           t.title AS threadTitle, c.created_at AS createdAt, c.comment, c.quote AS text,
+           c.quote_start AS start, c.quote_end AS "end", c.prefix, c.suffix
+         FROM message_citations c JOIN threads t ON t.id = c.citing_thread_id
+         WHERE c.source_message_id = ? AND c.source_thread_id = ? AND c.source_environment_id = ?
+           AND c.id > ?
+         ORDER BY c.id LIMIT ?`,
       ),
       insertUserInput: s(
         `INSERT INTO user_input_requests (id, thread_id, turn_id, questions, status, created_at)
@@ -553,6 +579,50 @@ export class ChatRepository implements SyncQueries {
   lastSeq(threadId: string): number {
     const row = this.#stmt.getThread.get(threadId) as ThreadRow | undefined;
     return row?.last_seq ?? 0;
+  }
+
+  // The citation index
+
+  /** Adds a prompt's distinct citations (inside the prompt's transaction). */
+  insertCitations(entries: readonly CitationIndexEntry[]): void {
+    for (const entry of entries) this.#stmt.insertCitation.run(citationValues(entry));
+  }
+
+  /** Backlinks of these messages of `threadId` (citations of this environment only). */
+  citedByOf(threadId: string, messageIds: readonly string[]): Map<string, CitedBy> {
+    if (messageIds.length === 0) return new Map();
+    const rows = this.#stmt.citedBy.all(
+      JSON.stringify(messageIds),
+      threadId,
+      this.#environmentId,
+    ) as (CitedByRow["quote"] & Omit<CitedByRow, "quote">)[];
+    return summarizeCitedBy(
+      rows.map(({ sourceMessageId, citingMessageId, text, start, end, prefix, suffix }) => ({
+        sourceMessageId,
+        citingMessageId,
+        quote: { text, start, end, prefix, suffix },
+      })),
+    );
+  }
+
+  /** Up to `limit` citations of a message with index id > `afterId`, oldest first. */
+  citingMessagesOf(
+    threadId: string,
+    messageId: string,
+    afterId: number,
+    limit: number,
+  ): CitingRecord[] {
+    const rows = this.#stmt.citingMessages.all(
+      messageId,
+      threadId,
+      this.#environmentId,
+      afterId,
+      limit,
+    ) as (Omit<CitingRecord, "quote"> & CitingRecord["quote"])[];
+    return rows.map(({ text, start, end, prefix, suffix, ...rest }) => ({
+      ...rest,
+      quote: { text, start, end, prefix, suffix },
+    }));
   }
 
   // User-input requests

@@ -127,6 +127,9 @@ function applyEvent(state: ThreadState, event: ServerEvent): ThreadState {
       return { ...state, pendingUserInput: null };
     case "thread.updated":
       return { ...state, thread: event.thread };
+    case "message.cited":
+      // Backlinks (issue 24): the web side is not built yet; pages carry `citedBy`.
+      return state;
   }
 }
 

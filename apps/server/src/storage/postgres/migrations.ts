@@ -8,13 +8,22 @@
  * with `NOTIFY chat_events, '<threadId>'` when its transaction commits.
  */
 import type pg from "pg";
+import {
+  CITATION_LINK_MARKER,
+  type CitationIndexEntry,
+  citationEntriesOf,
+} from "../citationIndex.ts";
 
 /** Advisory lock keys (first key: this app's namespace). */
 export const LOCK_NAMESPACE = 0x63686174; // "chat"
 export const MIGRATION_LOCK = 1;
 
-/** Never edit an applied migration: append a new one. */
-export const PG_MIGRATIONS: readonly string[] = [
+/**
+ * Never edit an applied migration: append a new one. An entry is SQL, or a function for what SQL
+ * cannot do (parsing citations out of stored prompts); either runs inside the migration's
+ * transaction.
+ */
+export const PG_MIGRATIONS: readonly (string | ((client: pg.ClientBase) => Promise<void>))[] = [
   `
   CREATE TABLE meta (
     key TEXT PRIMARY KEY,
@@ -106,7 +115,87 @@ export const PG_MIGRATIONS: readonly string[] = [
   CREATE TRIGGER events_notify AFTER INSERT ON events
     FOR EACH ROW EXECUTE FUNCTION chat_notify_event();
   `,
+  // 2: the citation index (backlinks, issue 24), as SQLite's migration 5: one row per distinct
+  // citation of a prompt, written with the prompt; existing prompts are indexed here.
+  async (client) => {
+    await client.query(`
+      CREATE TABLE message_citations (
+        id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        citing_message_id TEXT COLLATE "C" NOT NULL REFERENCES messages (id) ON DELETE CASCADE,
+        citing_thread_id TEXT COLLATE "C" NOT NULL REFERENCES threads (id) ON DELETE CASCADE,
+        citing_turn_id TEXT COLLATE "C" NOT NULL,
+        source_environment_id TEXT COLLATE "C" NOT NULL,
+        source_thread_id TEXT COLLATE "C" NOT NULL,
+        source_message_id TEXT COLLATE "C" NOT NULL,
+        quote_start BIGINT NOT NULL,
+        quote_end BIGINT NOT NULL,
+        prefix TEXT NOT NULL,
+        suffix TEXT NOT NULL,
+        quote TEXT NOT NULL,
+        comment TEXT,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX message_citations_by_source
+        ON message_citations (source_message_id, source_thread_id, source_environment_id, id);
+      CREATE INDEX message_citations_by_citing ON message_citations (citing_message_id);
+      CREATE INDEX message_citations_by_citing_thread ON message_citations (citing_thread_id);
+    `);
+    // Keyset batches, so a large database is not read into memory at once.
+    let after = "";
+    for (;;) {
+      const { rows } = await client.query<{
+        id: string;
+        thread_id: string;
+        turn_id: string;
+        text: string;
+        created_at: string;
+      }>(
+        `SELECT id, thread_id, turn_id, text, created_at FROM messages
+         WHERE role = 'user' AND strpos(text, $1) > 0 AND id > $2 ORDER BY id LIMIT 500`,
+        [CITATION_LINK_MARKER, after],
+      );
+      if (rows.length === 0) return;
+      const entries = rows.flatMap((row) =>
+        citationEntriesOf({
+          messageId: row.id,
+          threadId: row.thread_id,
+          turnId: row.turn_id,
+          text: row.text,
+          createdAt: row.created_at,
+        }),
+      );
+      await client.query(INSERT_CITATIONS, citationArrays(entries));
+      after = rows.at(-1)!.id;
+    }
+  },
 ];
+
+/** Inserts many citation index rows in one statement, in the order given. */
+export const INSERT_CITATIONS = `INSERT INTO message_citations (citing_message_id,
+  citing_thread_id, citing_turn_id, source_environment_id, source_thread_id, source_message_id,
+  quote_start, quote_end, prefix, suffix, quote, comment, created_at)
+  SELECT a, b, c, d, e, f, g, h, i, j, k, l, m FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
+    $7::bigint[], $8::bigint[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[])
+    WITH ORDINALITY AS u(a, b, c, d, e, f, g, h, i, j, k, l, m, n) ORDER BY n`;
+
+/** The columns of {@link INSERT_CITATIONS} as arrays. */
+export function citationArrays(entries: readonly CitationIndexEntry[]): unknown[][] {
+  return [
+    entries.map((e) => e.citingMessageId),
+    entries.map((e) => e.citingThreadId),
+    entries.map((e) => e.citingTurnId),
+    entries.map((e) => e.sourceEnvironmentId),
+    entries.map((e) => e.sourceThreadId),
+    entries.map((e) => e.sourceMessageId),
+    entries.map((e) => e.quote.start),
+    entries.map((e) => e.quote.end),
+    entries.map((e) => e.quote.prefix),
+    entries.map((e) => e.quote.suffix),
+    entries.map((e) => e.quote.text),
+    entries.map((e) => e.comment),
+    entries.map((e) => e.createdAt),
+  ];
+}
 
 /** Latest PostgreSQL schema version this build knows. */
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;
@@ -134,7 +223,9 @@ export async function migratePostgres(client: pg.ClientBase): Promise<void> {
     for (let version = current; version < PG_MIGRATIONS.length; version++) {
       await client.query("BEGIN");
       try {
-        await client.query(PG_MIGRATIONS[version]!);
+        const migration = PG_MIGRATIONS[version]!;
+        if (typeof migration === "string") await client.query(migration);
+        else await migration(client);
         await client.query("INSERT INTO schema_migrations (version) VALUES ($1)", [version + 1]);
         await client.query("COMMIT");
       } catch (error) {

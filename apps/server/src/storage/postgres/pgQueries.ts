@@ -5,6 +5,7 @@
  * replay are `../storeLogic.ts`, shared with SQLite.
  */
 import type {
+  CitedBy,
   Message,
   ServerEvent,
   Thread,
@@ -27,6 +28,12 @@ import type {
 } from "../chatStore.ts";
 import { DEFAULT_THREAD_TITLE } from "../chatStore.ts";
 import {
+  type CitationIndexEntry,
+  type CitedByRow,
+  type CitingRecord,
+  summarizeCitedBy,
+} from "../citationIndex.ts";
+import {
   MESSAGE_COLUMNS,
   type MessageRow,
   THREAD_COLUMNS,
@@ -41,7 +48,7 @@ import {
   type UserInputRow,
 } from "../rows.ts";
 import { aroundWindow, pageOf, turnsWithinBudget, withDeltas } from "../storeLogic.ts";
-import { LOCK_NAMESPACE } from "./migrations.ts";
+import { citationArrays, INSERT_CITATIONS, LOCK_NAMESPACE } from "./migrations.ts";
 
 /** Runs one statement (pool or client). */
 export type Run = <R extends pg.QueryResultRow>(
@@ -477,6 +484,57 @@ export class PgQueries implements ChatQueries {
       [threadId],
     );
     return row?.last_seq ?? 0;
+  }
+
+  // The citation index
+
+  async insertCitations(entries: readonly CitationIndexEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    await this.#run("insertCitations", INSERT_CITATIONS, citationArrays(entries));
+  }
+
+  async citedByOf(threadId: string, messageIds: readonly string[]): Promise<Map<string, CitedBy>> {
+    if (messageIds.length === 0) return new Map();
+    const rows = await this.#rows<CitedByRow["quote"] & Omit<CitedByRow, "quote">>(
+      "citedBy",
+      `SELECT source_message_id AS "sourceMessageId", citing_message_id AS "citingMessageId",
+         quote AS text, quote_start::int AS start, quote_end::int AS "end", prefix, suffix
+       FROM message_citations
+       WHERE source_message_id = ANY($1::text[]) AND source_thread_id = $2
+         AND source_environment_id = $3
+       ORDER BY id`,
+      [messageIds, threadId, this.#environmentId()],
+    );
+    return summarizeCitedBy(
+      rows.map(({ sourceMessageId, citingMessageId, text, start, end, prefix, suffix }) => ({
+        sourceMessageId,
+        citingMessageId,
+        quote: { text, start, end, prefix, suffix },
+      })),
+    );
+  }
+
+  async citingMessagesOf(
+    threadId: string,
+    messageId: string,
+    afterId: number,
+    limit: number,
+  ): Promise<CitingRecord[]> {
+    const rows = await this.#rows<Omit<CitingRecord, "quote"> & CitingRecord["quote"]>(
+      "citingMessages",
+      `SELECT c.id, c.citing_message_id AS "messageId", c.citing_thread_id AS "threadId",
+         t.title AS "threadTitle", c.created_at AS "createdAt", c.comment, c.quote AS text,
+         c.quote_start::int AS start, c.quote_end::int AS "end", c.prefix, c.suffix
+       FROM message_citations c JOIN threads t ON t.id = c.citing_thread_id
+       WHERE c.source_message_id = $1 AND c.source_thread_id = $2
+         AND c.source_environment_id = $3 AND c.id > $4
+       ORDER BY c.id LIMIT $5`,
+      [messageId, threadId, this.#environmentId(), afterId, limit],
+    );
+    return rows.map(({ text, start, end, prefix, suffix, ...rest }) => ({
+      ...rest,
+      quote: { text, start, end, prefix, suffix },
+    }));
   }
 
   // User-input requests
