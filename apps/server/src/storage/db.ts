@@ -141,19 +141,28 @@ const MIGRATIONS: readonly (string | ((db: SqliteDatabase) => void))[] = [
   (db) => {
     db.exec(CITATION_INDEX_TABLE);
     const insert = db.prepare(INSERT_CITATION);
+    // Keyset batches in thread order: better-sqlite3 cannot write while a read iterates.
     const prompts = db.prepare(
-      `SELECT id, thread_id, turn_id, text, created_at FROM messages
-       WHERE role = 'user' AND instr(text, ?) > 0 ORDER BY thread_id, seq`,
+      `SELECT id, thread_id, turn_id, seq, text, created_at FROM messages
+       WHERE role = 'user' AND instr(text, ?) > 0 AND (thread_id, seq) > (?, ?)
+       ORDER BY thread_id, seq LIMIT 500`,
     );
-    for (const row of prompts.iterate(CITATION_LINK_MARKER) as Iterable<PromptRow>) {
-      const entries = citationEntriesOf({
-        messageId: row.id,
-        threadId: row.thread_id,
-        turnId: row.turn_id,
-        text: row.text,
-        createdAt: row.created_at,
-      });
-      for (const entry of entries) insert.run(citationValues(entry));
+    let after: [string, number] = ["", 0];
+    for (;;) {
+      const rows = prompts.all(CITATION_LINK_MARKER, ...after) as PromptRow[];
+      if (rows.length === 0) return;
+      for (const row of rows) {
+        const entries = citationEntriesOf({
+          messageId: row.id,
+          threadId: row.thread_id,
+          turnId: row.turn_id,
+          text: row.text,
+          createdAt: row.created_at,
+        });
+        for (const entry of entries) insert.run(citationValues(entry));
+      }
+      const last = rows.at(-1)!;
+      after = [last.thread_id, last.seq];
     }
   },
 ];
@@ -162,6 +171,7 @@ type PromptRow = {
   id: string;
   thread_id: string;
   turn_id: string;
+  seq: number;
   text: string;
   created_at: string;
 };

@@ -140,19 +140,22 @@ export const PG_MIGRATIONS: readonly (string | ((client: pg.ClientBase) => Promi
       CREATE INDEX message_citations_by_citing ON message_citations (citing_message_id);
       CREATE INDEX message_citations_by_citing_thread ON message_citations (citing_thread_id);
     `);
-    // Keyset batches, so a large database is not read into memory at once.
-    let after = "";
+    // Keyset batches in thread order (as SQLite's backfill), so a large database is not read
+    // into memory at once and each message's citations keep the order they were written in.
+    let after = { threadId: "", seq: 0 };
     for (;;) {
       const { rows } = await client.query<{
         id: string;
         thread_id: string;
         turn_id: string;
+        seq: string;
         text: string;
         created_at: string;
       }>(
-        `SELECT id, thread_id, turn_id, text, created_at FROM messages
-         WHERE role = 'user' AND strpos(text, $1) > 0 AND id > $2 ORDER BY id LIMIT 500`,
-        [CITATION_LINK_MARKER, after],
+        `SELECT id, thread_id, turn_id, seq, text, created_at FROM messages
+         WHERE role = 'user' AND strpos(text, $1) > 0 AND (thread_id, seq) > ($2, $3)
+         ORDER BY thread_id, seq LIMIT 500`,
+        [CITATION_LINK_MARKER, after.threadId, after.seq],
       );
       if (rows.length === 0) return;
       const entries = rows.flatMap((row) =>
@@ -164,8 +167,9 @@ export const PG_MIGRATIONS: readonly (string | ((client: pg.ClientBase) => Promi
           createdAt: row.created_at,
         }),
       );
-      await client.query(INSERT_CITATIONS, citationArrays(entries));
-      after = rows.at(-1)!.id;
+      if (entries.length > 0) await client.query(INSERT_CITATIONS, citationArrays(entries));
+      const last = rows.at(-1)!;
+      after = { threadId: last.thread_id, seq: Number(last.seq) };
     }
   },
 ];
