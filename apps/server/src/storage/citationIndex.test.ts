@@ -129,12 +129,14 @@ describe("the backfill migration", () => {
       // Back to the schema before the index, with the same messages.
       if (testStoreKind === "sqlite") {
         const db = openDatabase(join(dir, "chat.sqlite"));
-        db.exec("DROP TABLE message_citations; PRAGMA user_version = 4;");
+        db.exec(
+          "DROP TABLE message_citations; DROP TABLE message_backlinks; PRAGMA user_version = 4;",
+        );
         db.close();
       } else {
         const client = new pg.Client({ connectionString: (await testDatabaseUrl(dir))! });
         await client.connect();
-        await client.query("DROP TABLE message_citations");
+        await client.query("DROP TABLE message_citations, message_backlinks");
         await client.query("DELETE FROM schema_migrations WHERE version = 2");
         await client.end();
       }

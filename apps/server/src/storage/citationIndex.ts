@@ -85,26 +85,73 @@ export interface CitedByRow {
 
 export const NOT_CITED: CitedBy = Object.freeze({ count: 0, ranges: [] }) as CitedBy;
 
-/** Backlinks per cited message: distinct citing messages, distinct selectors (first cited first). */
-export function summarizeCitedBy(rows: readonly CitedByRow[]): Map<string, CitedBy> {
-  const acc = new Map<string, { citing: Set<string>; keys: Set<string>; ranges: CitedRange[] }>();
+/**
+ * A message's backlinks after adding `rows` (all citing it, none of their citing messages
+ * counted before): the count grows by their distinct citing messages, and each selector not yet
+ * among the ranges is appended. The stores keep this sum per cited message
+ * (`message_backlinks`), so a page reads one row per cited message however often it is cited.
+ */
+export function addCitedBy(existing: CitedBy | undefined, rows: readonly CitedByRow[]): CitedBy {
+  const ranges = [...(existing?.ranges ?? [])];
+  const keys = new Set(ranges.map(rangeKey));
+  const citing = new Set<string>();
   for (const row of rows) {
-    let entry = acc.get(row.sourceMessageId);
-    if (!entry) {
-      entry = { citing: new Set(), keys: new Set(), ranges: [] };
-      acc.set(row.sourceMessageId, entry);
-    }
-    entry.citing.add(row.citingMessageId);
+    citing.add(row.citingMessageId);
+    const key = rangeKey(row.quote);
+    if (keys.has(key)) continue;
+    keys.add(key);
     const { text, start, end, prefix, suffix } = row.quote;
-    const key = JSON.stringify([start, end, prefix, suffix, text]);
-    if (!entry.keys.has(key)) {
-      entry.keys.add(key);
-      entry.ranges.push({ text, start, end, prefix, suffix });
-    }
+    ranges.push({ text, start, end, prefix, suffix });
+  }
+  return { count: (existing?.count ?? 0) + citing.size, ranges };
+}
+
+function rangeKey(range: CitedRange): string {
+  return JSON.stringify([range.start, range.end, range.prefix, range.suffix, range.text]);
+}
+
+/** Backlinks per cited message from index rows (oldest first): {@link addCitedBy} from nothing. */
+export function summarizeCitedBy(rows: readonly CitedByRow[]): Map<string, CitedBy> {
+  const bySource = new Map<string, CitedByRow[]>();
+  for (const row of rows) {
+    const list = bySource.get(row.sourceMessageId);
+    if (list) list.push(row);
+    else bySource.set(row.sourceMessageId, [row]);
   }
   const result = new Map<string, CitedBy>();
-  for (const [id, entry] of acc) result.set(id, { count: entry.citing.size, ranges: entry.ranges });
+  for (const [id, list] of bySource) result.set(id, addCitedBy(undefined, list));
   return result;
+}
+
+/** The entries that are backlinks of this environment, grouped per cited message (sorted). */
+export function backlinkGroups(
+  entries: readonly CitationIndexEntry[],
+  environmentId: string,
+): { sourceMessageId: string; sourceThreadId: string; rows: CitedByRow[] }[] {
+  const groups = new Map<
+    string,
+    { sourceMessageId: string; sourceThreadId: string; rows: CitedByRow[] }
+  >();
+  for (const entry of entries) {
+    if (entry.sourceEnvironmentId !== environmentId) continue;
+    const key = JSON.stringify([entry.sourceMessageId, entry.sourceThreadId]);
+    let group = groups.get(key);
+    if (!group) {
+      group = {
+        sourceMessageId: entry.sourceMessageId,
+        sourceThreadId: entry.sourceThreadId,
+        rows: [],
+      };
+      groups.set(key, group);
+    }
+    group.rows.push({
+      sourceMessageId: entry.sourceMessageId,
+      citingMessageId: entry.citingMessageId,
+      quote: entry.quote,
+    });
+  }
+  // A fixed order, so concurrent writers lock backlink rows in the same order.
+  return [...groups.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, g]) => g);
 }
 
 /** One citation of a message as `GET .../cited-by` lists it (before the thread-title rule). */

@@ -6,11 +6,8 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
-import {
-  CITATION_LINK_MARKER,
-  type CitationIndexEntry,
-  citationEntriesOf,
-} from "./citationIndex.ts";
+import { CITATION_LINK_MARKER, citationEntriesOf } from "./citationIndex.ts";
+import { CITATION_INDEX_TABLES, sqliteCitationWriter } from "./sqliteCitations.ts";
 
 export type SqliteDatabase = Database.Database;
 
@@ -139,8 +136,13 @@ const MIGRATIONS: readonly (string | ((db: SqliteDatabase) => void))[] = [
   // 5: the citation index (backlinks, issue 24): one row per distinct citation of a prompt,
   // written with the prompt; existing prompts are indexed here.
   (db) => {
-    db.exec(CITATION_INDEX_TABLE);
-    const insert = db.prepare(INSERT_CITATION);
+    db.exec(CITATION_INDEX_TABLES);
+    const environment = db.prepare("SELECT value FROM meta WHERE key = 'environment_id'").get() as
+      | { value: string }
+      | undefined;
+    // No environment id yet: a new database, without messages.
+    if (!environment) return;
+    const write = sqliteCitationWriter(db);
     // Keyset batches in thread order: better-sqlite3 cannot write while a read iterates.
     const prompts = db.prepare(
       `SELECT id, thread_id, turn_id, seq, text, created_at FROM messages
@@ -159,7 +161,7 @@ const MIGRATIONS: readonly (string | ((db: SqliteDatabase) => void))[] = [
           text: row.text,
           createdAt: row.created_at,
         });
-        for (const entry of entries) insert.run(citationValues(entry));
+        write(entries, environment.value);
       }
       const last = rows.at(-1)!;
       after = [last.thread_id, last.seq];
@@ -175,57 +177,6 @@ type PromptRow = {
   text: string;
   created_at: string;
 };
-
-const CITATION_INDEX_TABLE = `
-  CREATE TABLE message_citations (
-    -- Insertion order: orders a message's citations and pages GET .../cited-by.
-    id INTEGER PRIMARY KEY,
-    citing_message_id TEXT NOT NULL REFERENCES messages (id) ON DELETE CASCADE,
-    citing_thread_id TEXT NOT NULL REFERENCES threads (id) ON DELETE CASCADE,
-    citing_turn_id TEXT NOT NULL,
-    -- As the citation says: another environment's rows are kept but never shown.
-    source_environment_id TEXT NOT NULL,
-    source_thread_id TEXT NOT NULL,
-    source_message_id TEXT NOT NULL,
-    quote_start INTEGER NOT NULL,
-    quote_end INTEGER NOT NULL,
-    prefix TEXT NOT NULL,
-    suffix TEXT NOT NULL,
-    quote TEXT NOT NULL,
-    comment TEXT,
-    created_at TEXT NOT NULL
-  ) STRICT;
-  -- A page's backlinks: one index range per message of the page.
-  CREATE INDEX message_citations_by_source
-    ON message_citations (source_message_id, source_thread_id, source_environment_id, id);
-  CREATE INDEX message_citations_by_citing ON message_citations (citing_message_id);
-  CREATE INDEX message_citations_by_citing_thread ON message_citations (citing_thread_id);
-`;
-
-/** Inserts one citation index row (named parameters: {@link citationValues}). */
-export const INSERT_CITATION = `INSERT INTO message_citations (citing_message_id, citing_thread_id,
-  citing_turn_id, source_environment_id, source_thread_id, source_message_id, quote_start,
-  quote_end, prefix, suffix, quote, comment, created_at)
-  VALUES (@citingMessageId, @citingThreadId, @citingTurnId, @sourceEnvironmentId, @sourceThreadId,
-  @sourceMessageId, @start, @end, @prefix, @suffix, @text, @comment, @createdAt)`;
-
-export function citationValues(entry: CitationIndexEntry): Record<string, string | number | null> {
-  return {
-    citingMessageId: entry.citingMessageId,
-    citingThreadId: entry.citingThreadId,
-    citingTurnId: entry.citingTurnId,
-    sourceEnvironmentId: entry.sourceEnvironmentId,
-    sourceThreadId: entry.sourceThreadId,
-    sourceMessageId: entry.sourceMessageId,
-    start: entry.quote.start,
-    end: entry.quote.end,
-    prefix: entry.quote.prefix,
-    suffix: entry.quote.suffix,
-    text: entry.quote.text,
-    comment: entry.comment,
-    createdAt: entry.createdAt,
-  };
-}
 
 /** Latest schema version this build knows. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -31,13 +31,8 @@ import type {
   ThreadRecord,
   UserInputRecord,
 } from "./chatStore.ts";
-import {
-  type CitationIndexEntry,
-  type CitedByRow,
-  type CitingRecord,
-  summarizeCitedBy,
-} from "./citationIndex.ts";
-import { citationValues, INSERT_CITATION, type SqliteDatabase } from "./db.ts";
+import type { CitationIndexEntry, CitingRecord } from "./citationIndex.ts";
+import type { SqliteDatabase } from "./db.ts";
 import {
   MESSAGE_COLUMNS,
   type MessageRow,
@@ -51,6 +46,7 @@ import {
   toUserInput,
   type UserInputRow,
 } from "./rows.ts";
+import { sqliteCitationWriter } from "./sqliteCitations.ts";
 import { translateStorageError } from "./storageErrors.ts";
 import { aroundWindow, pageOf, turnsWithinBudget, withDeltas } from "./storeLogic.ts";
 
@@ -71,6 +67,7 @@ export class ChatRepository implements SyncQueries {
   readonly #db: SqliteDatabase;
   readonly #environmentId: string;
   readonly #stmt;
+  readonly #writeCitations;
   /** Leases of running turns (see the turn queue below). */
   readonly #leases = new Map<string, { owner: string; expiresAt: number }>();
 
@@ -156,15 +153,10 @@ export class ChatRepository implements SyncQueries {
         `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE thread_id = ? AND seq > ? AND seq <= ?
          ORDER BY seq LIMIT ?`,
       ),
-      insertCitation: s(INSERT_CITATION),
-      // One index range per message of the page (message_citations_by_source).
+      // One row per cited message of the page, however often it is cited.
       citedBy: s(
-        `SELECT source_message_id AS sourceMessageId, citing_message_id AS citingMessageId,
-           quote AS text, quote_start AS start, quote_end AS "end", prefix, suffix
-         FROM message_citations
-         WHERE source_message_id IN (SELECT value FROM json_each(?))
-           AND source_thread_id = ? AND source_environment_id = ?
-         ORDER BY id`,
+        `SELECT source_message_id AS id, citing_count AS count, ranges FROM message_backlinks
+         WHERE source_message_id IN (SELECT value FROM json_each(?)) AND source_thread_id = ?`,
       ),
       citingMessages: s(
         `SELECT c.id, c.citing_message_id AS messageId, c.citing_thread_id AS threadId,
@@ -206,6 +198,7 @@ export class ChatRepository implements SyncQueries {
       ),
     };
     this.#environmentId = this.#loadEnvironmentId();
+    this.#writeCitations = sqliteCitationWriter(db);
   }
 
   /** Stable id of this installation, created on first start and kept in the database. */
@@ -585,24 +578,22 @@ export class ChatRepository implements SyncQueries {
 
   /** Adds a prompt's distinct citations (inside the prompt's transaction). */
   insertCitations(entries: readonly CitationIndexEntry[]): void {
-    for (const entry of entries) this.#stmt.insertCitation.run(citationValues(entry));
+    this.#writeCitations(entries, this.#environmentId);
   }
 
   /** Backlinks of these messages of `threadId` (citations of this environment only). */
   citedByOf(threadId: string, messageIds: readonly string[]): Map<string, CitedBy> {
-    if (messageIds.length === 0) return new Map();
-    const rows = this.#stmt.citedBy.all(
-      JSON.stringify(messageIds),
-      threadId,
-      this.#environmentId,
-    ) as (CitedByRow["quote"] & Omit<CitedByRow, "quote">)[];
-    return summarizeCitedBy(
-      rows.map(({ sourceMessageId, citingMessageId, text, start, end, prefix, suffix }) => ({
-        sourceMessageId,
-        citingMessageId,
-        quote: { text, start, end, prefix, suffix },
-      })),
-    );
+    const result = new Map<string, CitedBy>();
+    if (messageIds.length === 0) return result;
+    const rows = this.#stmt.citedBy.all(JSON.stringify(messageIds), threadId) as {
+      id: string;
+      count: number;
+      ranges: string;
+    }[];
+    for (const row of rows) {
+      result.set(row.id, { count: row.count, ranges: JSON.parse(row.ranges) as CitedBy["ranges"] });
+    }
+    return result;
   }
 
   /** Up to `limit` citations of a message with index id > `afterId`, oldest first. */

@@ -97,6 +97,15 @@ const TABLES: { name: string; columns: [string, "text" | "int8" | "int4"][] }[] 
       ["created_at", "text"],
     ],
   },
+  {
+    name: "message_backlinks",
+    columns: [
+      ["source_message_id", "text"],
+      ["source_thread_id", "text"],
+      ["citing_count", "int4"],
+      ["ranges", "text"],
+    ],
+  },
 ];
 
 /** Copies every row of `sqlite` into the database at `url` (migrated first); returns row counts. */

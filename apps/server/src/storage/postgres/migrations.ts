@@ -8,11 +8,8 @@
  * with `NOTIFY chat_events, '<threadId>'` when its transaction commits.
  */
 import type pg from "pg";
-import {
-  CITATION_LINK_MARKER,
-  type CitationIndexEntry,
-  citationEntriesOf,
-} from "../citationIndex.ts";
+import { CITATION_LINK_MARKER, citationEntriesOf } from "../citationIndex.ts";
+import { writeCitations } from "./pgCitations.ts";
 
 /** Advisory lock keys (first key: this app's namespace). */
 export const LOCK_NAMESPACE = 0x63686174; // "chat"
@@ -139,7 +136,23 @@ export const PG_MIGRATIONS: readonly (string | ((client: pg.ClientBase) => Promi
         ON message_citations (source_message_id, source_thread_id, source_environment_id, id);
       CREATE INDEX message_citations_by_citing ON message_citations (citing_message_id);
       CREATE INDEX message_citations_by_citing_thread ON message_citations (citing_thread_id);
+
+      -- Backlinks of this environment's messages: citing messages counted, distinct ranges.
+      CREATE TABLE message_backlinks (
+        source_message_id TEXT COLLATE "C" NOT NULL,
+        source_thread_id TEXT COLLATE "C" NOT NULL,
+        citing_count INTEGER NOT NULL,
+        ranges TEXT NOT NULL,
+        PRIMARY KEY (source_message_id, source_thread_id)
+      );
     `);
+    const meta = await client.query<{ value: string }>(
+      "SELECT value FROM meta WHERE key = 'environment_id'",
+    );
+    // No environment id yet: a new database, without messages.
+    const environmentId = meta.rows[0]?.value;
+    if (environmentId === undefined) return;
+    const query = (_name: string, text: string, values: unknown[]) => client.query(text, values);
     // Keyset batches in thread order (as SQLite's backfill), so a large database is not read
     // into memory at once and each message's citations keep the order they were written in.
     let after = { threadId: "", seq: 0 };
@@ -167,39 +180,12 @@ export const PG_MIGRATIONS: readonly (string | ((client: pg.ClientBase) => Promi
           createdAt: row.created_at,
         }),
       );
-      if (entries.length > 0) await client.query(INSERT_CITATIONS, citationArrays(entries));
+      await writeCitations(query, entries, environmentId);
       const last = rows.at(-1)!;
       after = { threadId: last.thread_id, seq: Number(last.seq) };
     }
   },
 ];
-
-/** Inserts many citation index rows in one statement, in the order given. */
-export const INSERT_CITATIONS = `INSERT INTO message_citations (citing_message_id,
-  citing_thread_id, citing_turn_id, source_environment_id, source_thread_id, source_message_id,
-  quote_start, quote_end, prefix, suffix, quote, comment, created_at)
-  SELECT a, b, c, d, e, f, g, h, i, j, k, l, m FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
-    $7::bigint[], $8::bigint[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[])
-    WITH ORDINALITY AS u(a, b, c, d, e, f, g, h, i, j, k, l, m, n) ORDER BY n`;
-
-/** The columns of {@link INSERT_CITATIONS} as arrays. */
-export function citationArrays(entries: readonly CitationIndexEntry[]): unknown[][] {
-  return [
-    entries.map((e) => e.citingMessageId),
-    entries.map((e) => e.citingThreadId),
-    entries.map((e) => e.citingTurnId),
-    entries.map((e) => e.sourceEnvironmentId),
-    entries.map((e) => e.sourceThreadId),
-    entries.map((e) => e.sourceMessageId),
-    entries.map((e) => e.quote.start),
-    entries.map((e) => e.quote.end),
-    entries.map((e) => e.quote.prefix),
-    entries.map((e) => e.quote.suffix),
-    entries.map((e) => e.quote.text),
-    entries.map((e) => e.comment),
-    entries.map((e) => e.createdAt),
-  ];
-}
 
 /** Latest PostgreSQL schema version this build knows. */
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;

@@ -27,12 +27,7 @@ import type {
   UserInputRecord,
 } from "../chatStore.ts";
 import { DEFAULT_THREAD_TITLE } from "../chatStore.ts";
-import {
-  type CitationIndexEntry,
-  type CitedByRow,
-  type CitingRecord,
-  summarizeCitedBy,
-} from "../citationIndex.ts";
+import type { CitationIndexEntry, CitingRecord } from "../citationIndex.ts";
 import {
   MESSAGE_COLUMNS,
   type MessageRow,
@@ -48,7 +43,8 @@ import {
   type UserInputRow,
 } from "../rows.ts";
 import { aroundWindow, pageOf, turnsWithinBudget, withDeltas } from "../storeLogic.ts";
-import { citationArrays, INSERT_CITATIONS, LOCK_NAMESPACE } from "./migrations.ts";
+import { LOCK_NAMESPACE } from "./migrations.ts";
+import { writeCitations } from "./pgCitations.ts";
 
 /** Runs one statement (pool or client). */
 export type Run = <R extends pg.QueryResultRow>(
@@ -489,29 +485,23 @@ export class PgQueries implements ChatQueries {
   // The citation index
 
   async insertCitations(entries: readonly CitationIndexEntry[]): Promise<void> {
-    if (entries.length === 0) return;
-    await this.#run("insertCitations", INSERT_CITATIONS, citationArrays(entries));
+    await writeCitations(this.#run, entries, this.#environmentId());
   }
 
   async citedByOf(threadId: string, messageIds: readonly string[]): Promise<Map<string, CitedBy>> {
-    if (messageIds.length === 0) return new Map();
-    const rows = await this.#rows<CitedByRow["quote"] & Omit<CitedByRow, "quote">>(
+    const result = new Map<string, CitedBy>();
+    if (messageIds.length === 0) return result;
+    // One row per cited message of the page, however often it is cited.
+    const rows = await this.#rows<{ id: string; count: number; ranges: string }>(
       "citedBy",
-      `SELECT source_message_id AS "sourceMessageId", citing_message_id AS "citingMessageId",
-         quote AS text, quote_start::int AS start, quote_end::int AS "end", prefix, suffix
-       FROM message_citations
-       WHERE source_message_id = ANY($1::text[]) AND source_thread_id = $2
-         AND source_environment_id = $3
-       ORDER BY id`,
-      [messageIds, threadId, this.#environmentId()],
+      `SELECT source_message_id AS id, citing_count AS count, ranges FROM message_backlinks
+       WHERE source_message_id = ANY($1::text[]) AND source_thread_id = $2`,
+      [messageIds, threadId],
     );
-    return summarizeCitedBy(
-      rows.map(({ sourceMessageId, citingMessageId, text, start, end, prefix, suffix }) => ({
-        sourceMessageId,
-        citingMessageId,
-        quote: { text, start, end, prefix, suffix },
-      })),
-    );
+    for (const row of rows) {
+      result.set(row.id, { count: row.count, ranges: JSON.parse(row.ranges) as CitedBy["ranges"] });
+    }
+    return result;
   }
 
   async citingMessagesOf(
