@@ -4,6 +4,7 @@
  * `message.cited` event in its own thread's log, all in the prompt's transaction (so open views
  * on every process update, and nothing is written if the prompt is not).
  */
+import { collectAssistantCitations } from "@app/citations";
 import type { Message } from "@app/protocol";
 import { citationEntriesOf } from "../storage/citationIndex.ts";
 import type { EventTx } from "./events.ts";
@@ -34,4 +35,16 @@ export async function recordCitations(
     const citedBy = (await w.tx.citedByOf(threadId, [messageId])).get(messageId);
     if (citedBy) await w.publish(threadId, { type: "message.cited", messageId, citedBy });
   }
+}
+
+/**
+ * The threads a prompt in `threadId` will write to: its own, and those of this environment it
+ * cites (their `message.cited` events). Lock them first, together (`ChatQueries.lockThreads`).
+ */
+export function threadsWrittenBy(threadId: string, text: string, environmentId: string): string[] {
+  const threads = new Set([threadId]);
+  for (const { citation } of collectAssistantCitations(text)) {
+    if (citation.environmentId === environmentId) threads.add(citation.threadId);
+  }
+  return [...threads];
 }

@@ -33,7 +33,7 @@ import type {
 import type { ChatStore, HistoryBudget, HistoryTurn } from "../storage/chatStore.ts";
 import { isStorageFault } from "../storage/storageErrors.ts";
 import { deriveThreadNames } from "../titles.ts";
-import { recordCitations } from "./backlinks.ts";
+import { recordCitations, threadsWrittenBy } from "./backlinks.ts";
 import { DomainError, threadNotFound } from "./errors.ts";
 import type { ThreadEventLog } from "./events.ts";
 import { storableWriter } from "./providerText.ts";
@@ -215,7 +215,10 @@ export class ProviderService {
     }
 
     const now = this.#now();
+    const threads = threadsWrittenBy(threadId, input, this.#store.environmentId);
     const result = await this.#events.atomically(async (w) => {
+      // Only a prompt citing other threads writes to more than its own.
+      if (threads.length > 1) await w.tx.lockThreads(threads);
       const isFirstPrompt = !(await w.tx.hasTurns(threadId));
       const stored = await w.tx.insertTurnWithPrompt({
         threadId,

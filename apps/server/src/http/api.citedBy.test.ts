@@ -217,7 +217,7 @@ describe("backlinks", () => {
     expect(list.citations.at(-1)).toEqual({
       messageId: crossCiting.id,
       threadId: threadB.id,
-      threadTitle: threadB.title === "Citing thread" ? "Citing thread" : threadB.title,
+      threadTitle: "Citing thread",
       createdAt: crossCiting.createdAt,
       comment: "Cross",
       quote: {
@@ -267,6 +267,35 @@ describe("backlinks", () => {
     expect(bad.status).toBe(400);
     const noThread = await server.request(`/api/threads/nope/messages/x/cited-by`);
     expect(noThread.status).toBe(404);
+  });
+});
+
+describe("backlinks between two threads citing each other at once", () => {
+  it("stores every prompt (no deadlock between the threads' event logs)", async () => {
+    const answerB = (await allAnswers(threadB.id))[0]!;
+    const citeB = serializeAssistantCitation({
+      version: 1,
+      environmentId,
+      threadId: threadB.id,
+      messageId: answerB.id,
+      text: answerB.text.slice(0, 5),
+      start: 0,
+      end: 5,
+      prefix: "",
+      suffix: answerB.text.slice(5, 37),
+    });
+    const statuses: number[] = [];
+    for (let round = 0; round < 10; round++) {
+      const results = await Promise.all([
+        server.post(`/api/threads/${threadB.id}/turns`, { input: `B cites A ${cite(101)}` }),
+        server.post(`/api/threads/${threadA}/turns`, { input: `A cites B ${citeB}` }),
+      ]);
+      statuses.push(...results.map((r) => r.status));
+    }
+    expect(statuses).toEqual(Array(20).fill(201));
+    const list = await citedByList(threadB.id, answerB.id, "?limit=200");
+    expect(list.citations).toHaveLength(10);
+    expect(list.citations.every((c) => c.threadTitle === "Source thread")).toBe(true);
   });
 });
 

@@ -169,6 +169,11 @@ export interface ChatQueries {
   lastSeq(threadId: string): Promise<number>;
 
   // The citation index (backlinks, `citationIndex.ts`)
+  /**
+   * Locks these threads' rows until the transaction ends, in one fixed order, so a prompt that
+   * writes events into other threads (`message.cited`) never deadlocks with one citing back.
+   */
+  lockThreads(threadIds: readonly string[]): Promise<void>;
   /** Adds a prompt's distinct citations (inside the prompt's transaction). */
   insertCitations(entries: readonly CitationIndexEntry[]): Promise<void>;
   /**
@@ -252,6 +257,7 @@ export const CHAT_QUERY_METHODS = [
   "messagesAround",
   "messagesBetween",
   "lastSeq",
+  "lockThreads",
   "insertCitations",
   "citedByOf",
   "citingMessagesOf",

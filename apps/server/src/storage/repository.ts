@@ -576,6 +576,9 @@ export class ChatRepository implements SyncQueries {
 
   // The citation index
 
+  /** A no-op: one SQLite writer at a time already (`BEGIN IMMEDIATE`). */
+  lockThreads(_threadIds: readonly string[]): void {}
+
   /** Adds a prompt's distinct citations (inside the prompt's transaction). */
   insertCitations(entries: readonly CitationIndexEntry[]): void {
     this.#writeCitations(entries, this.#environmentId);

@@ -484,6 +484,16 @@ export class PgQueries implements ChatQueries {
 
   // The citation index
 
+  async lockThreads(threadIds: readonly string[]): Promise<void> {
+    if (threadIds.length === 0) return;
+    // Rows are locked in the order the sort returns them; NO KEY keeps foreign-key checks free.
+    await this.#run(
+      "lockThreads",
+      "SELECT id FROM threads WHERE id = ANY($1::text[]) ORDER BY id FOR NO KEY UPDATE",
+      [[...new Set(threadIds)]],
+    );
+  }
+
   async insertCitations(entries: readonly CitationIndexEntry[]): Promise<void> {
     await writeCitations(this.#run, entries, this.#environmentId());
   }
