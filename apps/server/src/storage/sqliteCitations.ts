@@ -5,8 +5,9 @@
  * environment (`citationIndex.addCitedBy`), so a history page reads one row per cited message.
  */
 import type { CitedBy } from "@app/protocol";
+// The driver's type, not db.ts's alias: db.ts imports this module (no import cycle).
+import type Database from "better-sqlite3";
 import { addCitedBy, backlinkGroups, type CitationIndexEntry } from "./citationIndex.ts";
-import type { SqliteDatabase } from "./db.ts";
 
 export const CITATION_INDEX_TABLES = `
   CREATE TABLE message_citations (
@@ -44,7 +45,7 @@ export const CITATION_INDEX_TABLES = `
 
 /** Writes index rows and updates the backlink sums (call inside a transaction). */
 export function sqliteCitationWriter(
-  db: SqliteDatabase,
+  db: Database.Database,
 ): (entries: readonly CitationIndexEntry[], environmentId: string) => void {
   const insert = db.prepare(
     `INSERT INTO message_citations (citing_message_id, citing_thread_id, citing_turn_id,
