@@ -1,5 +1,6 @@
 import type { Message } from "@app/protocol";
-import { createContext, memo, useContext, useMemo } from "react";
+import { createContext, memo, useContext, useMemo, useRef } from "react";
+import { useCitedMarks } from "../citations/citedMarks.ts";
 import { citationCopyHtml } from "../copy/citationCopyHtml.ts";
 import { ChatMarkdown } from "../markdown/ChatMarkdown.tsx";
 import { CopyButton } from "../ui/CopyButton.tsx";
@@ -41,6 +42,14 @@ const MessageView = memo(function MessageView({
   const unfolded = useMessageUnfolded(message.id);
   const clipped = long && !unfolded;
   const bodyId = `message-body-${message.id}`;
+  const bodyRef = useRef<HTMLDivElement>(null);
+  // Backlink marks on the cited words (issue 24), once the text has stopped streaming.
+  useCitedMarks(
+    message.id,
+    isAssistant && !streaming ? message.citedBy : undefined,
+    bodyRef,
+    `${message.text.length}:${clipped}`,
+  );
   return (
     <article
       className={`message message--${message.role} message--${message.kind}${folded ? " message--folded" : ""}`}
@@ -61,6 +70,7 @@ const MessageView = memo(function MessageView({
         </div>
       ) : null}
       <div
+        ref={bodyRef}
         className="message__body"
         id={bodyId}
         {...(isAssistant ? { "data-assistant-citation-source": message.id } : {})}
