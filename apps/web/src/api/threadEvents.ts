@@ -25,8 +25,11 @@ export type ThreadEventHandlers = {
 /** Minimal constructor shape so tests can pass a fake `EventSource`. */
 export type EventSourceFactory = (url: string) => EventSource;
 
-/** The event names the server may use; unnamed `message` events are accepted too. */
-const EVENT_TYPES: readonly ServerEvent["type"][] = [
+/**
+ * The event names the server may use (every `ServerEvent` type: a missing one fails to compile
+ * below); unnamed `message` events are accepted too.
+ */
+const EVENT_TYPES = [
   "message.created",
   "message.delta",
   "message.completed",
@@ -34,7 +37,11 @@ const EVENT_TYPES: readonly ServerEvent["type"][] = [
   "user_input.requested",
   "user_input.resolved",
   "thread.updated",
-];
+  "message.cited",
+] as const satisfies readonly ServerEvent["type"][];
+type UnlistedEvent = Exclude<ServerEvent["type"], (typeof EVENT_TYPES)[number]>;
+const everyEventListened: [UnlistedEvent] extends [never] ? true : UnlistedEvent = true;
+void everyEventListened;
 
 const BASE_DELAY_MS = 500;
 const MAX_DELAY_MS = 10_000;
