@@ -2,7 +2,8 @@
  * Backlinks (issue 24), what is built so far: cited words of an answer carry the persistent
  * `assistant-citation-cited` highlight, resolved against the rendered text, in the thread's own
  * view as new prompts cite it (the `message.cited` event) and after a reload (`citedBy` on the
- * page). The "Cited N×" control and its list are not built yet.
+ * page), and the "Cited N×" control lists the citing messages in a labelled dialog. Jumping from
+ * an entry to the citing chip is not built yet.
  */
 import type { Page } from "@playwright/test";
 import { serializeAssistantCitation } from "../packages/citations/src/index.ts";
@@ -69,5 +70,20 @@ test("an answer cited from two messages shows both cited ranges, live in a secon
   await other.reload();
   await expect(other.getByText(DEMO_ANSWER_END).first()).toBeVisible();
   await expect.poll(() => citedMarks(other)).toEqual(expected);
+
+  // "Cited 2×", named "Cited in 2 messages", in the tab order; its list is a labelled dialog.
+  const control = other.getByRole("button", { name: "Cited in 2 messages", exact: true });
+  await expect(control).toHaveText("Cited 2×");
+  await control.focus();
+  await other.keyboard.press("Enter");
+  const dialog = other.getByRole("dialog", { name: "Cited in 2 messages" });
+  await expect(dialog).toBeFocused();
+  await expect(dialog.getByRole("listitem")).toHaveText([
+    new RegExp(`“${DEMO_ANSWER_END}”`),
+    /“no citations”/,
+  ]);
+  await other.keyboard.press("Escape");
+  await expect(dialog).toHaveCount(0);
+  await expect(control).toBeFocused();
   await other.close();
 });

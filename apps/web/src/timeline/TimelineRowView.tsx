@@ -1,5 +1,6 @@
 import type { Message } from "@app/protocol";
 import { createContext, memo, useContext, useMemo, useRef } from "react";
+import { CitedByControl } from "../citations/CitedByControl.tsx";
 import { useCitedMarks } from "../citations/citedMarks.ts";
 import { citationCopyHtml } from "../copy/citationCopyHtml.ts";
 import { ChatMarkdown } from "../markdown/ChatMarkdown.tsx";
@@ -109,6 +110,14 @@ const MessageView = memo(function MessageView({
             // Chips (user messages only) also go out as readable blockquotes for documents.
             getHtml={() => (message.role === "user" ? citationCopyHtml(message.text) : null)}
           />
+          {isAssistant && message.citedBy !== undefined && message.citedBy.count > 0 ? (
+            <CitedByControl
+              key={`cited-${message.id}`}
+              threadId={message.threadId}
+              messageId={message.id}
+              citedBy={message.citedBy}
+            />
+          ) : null}
         </div>
       ) : null}
     </article>
