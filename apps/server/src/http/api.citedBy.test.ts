@@ -27,6 +27,7 @@ import {
   type TestServer,
   testDatabaseUrl,
   testStoreKind,
+  waitFor,
 } from "../testing/harness.ts";
 import { StorageFaults } from "../testing/storageFaults.ts";
 
@@ -272,7 +273,10 @@ describe("backlinks", () => {
 
 describe("backlinks between two threads citing each other at once", () => {
   it("stores every prompt (no deadlock between the threads' event logs)", async () => {
-    const answerB = (await allAnswers(threadB.id))[0]!;
+    // The reply to the cross-thread prompt may still be running.
+    const answerB = await waitFor(async () =>
+      (await allAnswers(threadB.id)).find((m) => m.status === "complete"),
+    );
     const citeB = serializeAssistantCitation({
       version: 1,
       environmentId,
