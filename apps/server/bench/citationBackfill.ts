@@ -3,7 +3,7 @@
  * migration 5; PostgreSQL migration 2 with BENCH_STORE=postgres): the index is dropped and the
  * schema set back before it, then the migration runs again; prints each run and the median.
  *
- *   pnpm exec tsx apps/server/bench/citationBackfill.ts [runs]
+ *   cd apps/server && pnpm exec tsx bench/citationBackfill.ts [runs]
  */
 import { join } from "node:path";
 import pg from "pg";
@@ -57,7 +57,8 @@ try {
   const median = times[Math.floor(times.length / 2)]!;
   console.log(
     `${benchDatabaseUrl === null ? "SQLite" : "PostgreSQL"}: backfill of ${rows} citations ` +
-      `from ${TURNS} prompts, runs ${times.map((t) => t.toFixed(0)).join(", ")} ms, median ${median.toFixed(0)} ms`,
+      `from ${TURNS} prompts, runs ${times.map((t) => t.toFixed(0)).join(", ")} ms, ` +
+      `median ${median.toFixed(0)} ms`,
   );
 } finally {
   stopBenchDatabase();

@@ -15,6 +15,7 @@ import { pathToFileURL } from "node:url";
 import { expandAssistantCitationsForProvider, serializeAssistantCitation } from "@app/citations";
 import { ConfigError, loadConfig } from "./config.ts";
 import type { ChatStore } from "./storage/chatStore.ts";
+import { citationEntriesOf } from "./storage/citationIndex.ts";
 import { openStore } from "./storage/openStore.ts";
 import { deriveBranchName } from "./titles.ts";
 
@@ -142,7 +143,7 @@ export async function seedDemoThread(store: ChatStore, options: SeedOptions): Pr
     for (let n = 1; n <= options.turns; n++) {
       const turnId = randomUUID();
       const prompt = promptText(n, n === options.turns, store.environmentId, threadId, answerIds);
-      await repo.insertTurnWithPrompt({
+      const { message } = await repo.insertTurnWithPrompt({
         threadId,
         turnId,
         messageId: randomUUID(),
@@ -150,6 +151,10 @@ export async function seedDemoThread(store: ChatStore, options: SeedOptions): Pr
         providerInput: expandAssistantCitationsForProvider(prompt),
         now: at(),
       });
+      // Indexed as an accepted prompt is (backlinks).
+      await repo.insertCitations(
+        citationEntriesOf({ ...message, messageId: message.id, createdAt: message.createdAt }),
+      );
       if (n % 10 === 1) {
         for (const step of [1, 2]) {
           await repo.insertAssistantMessage({

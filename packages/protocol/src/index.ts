@@ -111,6 +111,28 @@ export type Turn = z.infer<typeof TurnSchema>;
 export const MessageKindSchema = z.enum(["prompt", "progress", "answer", "error"]);
 export type MessageKind = z.infer<typeof MessageKindSchema>;
 
+/**
+ * Backlinks of an assistant message (issue 24): how many messages cite it and the distinct
+ * quotes they cite (each a selector the web app resolves against the rendered text with the
+ * kernel's resolver). Only citations of this environment count.
+ */
+export const CitedRangeSchema = z.object({
+  /** The exact raw excerpt the citation quotes. */
+  text: z.string(),
+  start: z.number().int(),
+  end: z.number().int(),
+  prefix: z.string(),
+  suffix: z.string(),
+});
+export type CitedRange = z.infer<typeof CitedRangeSchema>;
+export const CitedBySchema = z.object({
+  /** Distinct citing messages. */
+  count: z.number().int(),
+  /** Distinct cited selectors, in the order they were first cited. */
+  ranges: z.array(CitedRangeSchema),
+});
+export type CitedBy = z.infer<typeof CitedBySchema>;
+
 export const MessageSchema = z.object({
   id: z.string(),
   threadId: z.string(),
@@ -123,6 +145,11 @@ export const MessageSchema = z.object({
   /** Position in the thread, strictly increasing; cursors are derived from it. */
   seq: z.number().int(),
   createdAt: z.string(),
+  /**
+   * Set on every assistant message of a history page (`GET .../messages`), absent elsewhere
+   * (events, user messages). `{ count: 0, ranges: [] }` when nothing cites it.
+   */
+  citedBy: CitedBySchema.optional(),
 });
 export type Message = z.infer<typeof MessageSchema>;
 
@@ -169,6 +196,30 @@ export const MessagePageSchema = z.object({
   turns: z.array(TurnSchema),
 });
 export type MessagePage = z.infer<typeof MessagePageSchema>;
+
+/**
+ * `GET /api/threads/:threadId/messages/:messageId/cited-by?cursor=<c>&limit=<n>`: the citations
+ * of this message by later messages (any thread of this environment), oldest first, one entry
+ * per distinct citation. `nextCursor` fetches the next page; null on the last one.
+ */
+export const CitingMessageSchema = z.object({
+  /** The citing (user) message. */
+  messageId: z.string(),
+  threadId: z.string(),
+  /** The citing thread's title when it is another thread than the cited one, else null. */
+  threadTitle: z.string().nullable(),
+  createdAt: z.string(),
+  /** The citation's comment, or null when it has none. */
+  comment: z.string().nullable(),
+  /** What it quotes. */
+  quote: CitedRangeSchema,
+});
+export type CitingMessage = z.infer<typeof CitingMessageSchema>;
+export const CitedByPageSchema = z.object({
+  citations: z.array(CitingMessageSchema),
+  nextCursor: z.string().nullable(),
+});
+export type CitedByPage = z.infer<typeof CitedByPageSchema>;
 
 /** `POST /api/threads/:threadId/turns` */
 export const SendTurnBodySchema = z.object({ input: z.string() }).strict();
@@ -221,5 +272,10 @@ export const ServerEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("user_input.requested"), request: UserInputRequestSchema }),
   z.object({ type: z.literal("user_input.resolved"), requestId: z.string() }),
   z.object({ type: z.literal("thread.updated"), thread: ThreadSchema }),
+  /**
+   * A new prompt cites `messageId` of this thread (from this or another thread): its backlinks
+   * are now `citedBy`. Stored in the cited thread's log, in the prompt's transaction.
+   */
+  z.object({ type: z.literal("message.cited"), messageId: z.string(), citedBy: CitedBySchema }),
 ]);
 export type ServerEvent = z.infer<typeof ServerEventSchema>;

@@ -33,6 +33,7 @@ import type {
 import type { ChatStore, HistoryBudget, HistoryTurn } from "../storage/chatStore.ts";
 import { isStorageFault } from "../storage/storageErrors.ts";
 import { deriveThreadNames } from "../titles.ts";
+import { recordCitations, threadsWrittenBy } from "./backlinks.ts";
 import { DomainError, threadNotFound } from "./errors.ts";
 import type { ThreadEventLog } from "./events.ts";
 import { storableWriter } from "./providerText.ts";
@@ -211,7 +212,10 @@ export class ProviderService {
     const providerInput = check.providerInput;
 
     const now = this.#now();
+    const threads = threadsWrittenBy(threadId, input, this.#store.environmentId);
     const result = await this.#events.atomically(async (w) => {
+      // Only a prompt citing other threads writes to more than its own.
+      if (threads.length > 1) await w.tx.lockThreads(threads);
       const isFirstPrompt = !(await w.tx.hasTurns(threadId));
       const stored = await w.tx.insertTurnWithPrompt({
         threadId,
@@ -223,6 +227,7 @@ export class ProviderService {
       });
       await w.publish(threadId, { type: "message.created", message: stored.message });
       await w.publish(threadId, { type: "turn.updated", turn: stored.turn });
+      await recordCitations(w, stored.message, this.#store.environmentId);
       if (isFirstPrompt) {
         const named = record.titleSource === "default";
         const names = deriveThreadNames(trimmed);

@@ -4,8 +4,9 @@
  * of a message written in decimal.
  */
 import { randomUUID } from "node:crypto";
-import type { Message, MessagePage, Thread, ThreadDetail } from "@app/protocol";
+import type { CitedByPage, Message, MessagePage, Thread, ThreadDetail } from "@app/protocol";
 import type { ChatStore, MessageWindow } from "../storage/chatStore.ts";
+import { NOT_CITED } from "../storage/citationIndex.ts";
 import { DomainError, threadNotFound } from "./errors.ts";
 import { renderExportHeader, renderExportMessage } from "./exportMarkdown.ts";
 
@@ -110,12 +111,53 @@ export class ThreadService {
     const first = window.messages[0];
     const last = window.messages.at(-1);
     const turnIds = [...new Set(window.messages.map((m) => m.turnId))];
+    const answerIds = window.messages.filter((m) => m.role === "assistant").map((m) => m.id);
+    const [turns, citedBy] = await Promise.all([
+      this.#repo.turnsByIds(turnIds),
+      this.#repo.citedByOf(threadId, answerIds),
+    ]);
     return {
-      messages: window.messages,
+      messages: window.messages.map((m) =>
+        m.role === "assistant" ? { ...m, citedBy: citedBy.get(m.id) ?? NOT_CITED } : m,
+      ),
       nextCursor: window.hasOlder && first ? formatCursor(first) : null,
       newerCursor:
         query.before === undefined && window.hasNewer && last ? formatCursor(last) : null,
-      turns: await this.#repo.turnsByIds(turnIds),
+      turns,
+    };
+  }
+
+  /**
+   * The citations of a message of this thread by later prompts (any thread of this
+   * environment), oldest first, a page at a time. Throws `thread_not_found`,
+   * `message_not_found` (404) or `invalid_cursor` (400).
+   */
+  async getCitedBy(
+    threadId: string,
+    messageId: string,
+    query: { cursor?: string | undefined; limit?: number | undefined },
+  ): Promise<CitedByPage> {
+    const afterId = query.cursor === undefined ? 0 : parseCursor(query.cursor);
+    const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
+    const [, message, rows] = await Promise.all([
+      this.requireThread(threadId),
+      this.#repo.getMessage(messageId),
+      this.#repo.citingMessagesOf(threadId, messageId, afterId, limit + 1),
+    ]);
+    if (!message || message.threadId !== threadId) {
+      throw new DomainError("message_not_found", `Message "${messageId}" is not in this thread.`);
+    }
+    const page = rows.slice(0, limit);
+    return {
+      citations: page.map((row) => ({
+        messageId: row.messageId,
+        threadId: row.threadId,
+        threadTitle: row.threadId === threadId ? null : row.threadTitle,
+        createdAt: row.createdAt,
+        comment: row.comment,
+        quote: row.quote,
+      })),
+      nextCursor: rows.length > limit ? String(page.at(-1)!.id) : null,
     };
   }
 

@@ -130,6 +130,16 @@ export function createApp(deps: AppDependencies): Hono {
     );
   });
 
+  app.get("/api/threads/:threadId/messages/:messageId/cited-by", async (c) => {
+    const limit = parseLimit(c.req.query("limit"), MAX_PAGE_LIMIT);
+    return c.json(
+      await deps.threads.getCitedBy(idParam(c, "threadId"), idParam(c, "messageId"), {
+        cursor: c.req.query("cursor"),
+        limit,
+      }),
+    );
+  });
+
   app.post("/api/threads/:threadId/turns", async (c) => {
     const threadId = idParam(c, "threadId");
     await deps.threads.requireThread(threadId);

@@ -10,6 +10,7 @@
  * contract by the contract tests (`repository.test.ts` and the API tests run against both).
  */
 import type {
+  CitedBy,
   Message,
   ServerEvent,
   Thread,
@@ -18,6 +19,8 @@ import type {
   UserInputQuestion,
   UserInputRequest,
 } from "@app/protocol";
+
+import type { CitationIndexEntry, CitingRecord } from "./citationIndex.ts";
 
 export { DEFAULT_THREAD_TITLE } from "../titles.ts";
 
@@ -165,6 +168,27 @@ export interface ChatQueries {
   /** Seq of the thread's newest message (0 when it has none). */
   lastSeq(threadId: string): Promise<number>;
 
+  // The citation index (backlinks, `citationIndex.ts`)
+  /**
+   * Locks these threads' rows until the transaction ends, in one fixed order, so a prompt that
+   * writes events into other threads (`message.cited`) never deadlocks with one citing back.
+   */
+  lockThreads(threadIds: readonly string[]): Promise<void>;
+  /** Adds a prompt's distinct citations (inside the prompt's transaction). */
+  insertCitations(entries: readonly CitationIndexEntry[]): Promise<void>;
+  /**
+   * Backlinks of these messages of `threadId`, counting only citations of this environment
+   * that name this thread; messages nothing cites are absent from the map.
+   */
+  citedByOf(threadId: string, messageIds: readonly string[]): Promise<Map<string, CitedBy>>;
+  /** Up to `limit` citations of a message with index id > `afterId`, oldest first. */
+  citingMessagesOf(
+    threadId: string,
+    messageId: string,
+    afterId: number,
+    limit: number,
+  ): Promise<CitingRecord[]>;
+
   // User-input requests
   insertUserInputRequest(input: {
     id: string;
@@ -233,6 +257,10 @@ export const CHAT_QUERY_METHODS = [
   "messagesAround",
   "messagesBetween",
   "lastSeq",
+  "lockThreads",
+  "insertCitations",
+  "citedByOf",
+  "citingMessagesOf",
   "insertUserInputRequest",
   "getUserInputRequest",
   "pendingUserInput",

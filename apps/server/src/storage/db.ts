@@ -6,15 +6,18 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
+import { CITATION_LINK_MARKER, citationEntriesOf } from "./citationIndex.ts";
+import { CITATION_INDEX_TABLES, sqliteCitationWriter } from "./sqliteCitations.ts";
 
 export type SqliteDatabase = Database.Database;
 
 /**
  * Schema versions, in order; index + 1 is the `user_version` after applying the entry.
- * Never edit an applied migration: append a new one. Citations live inside message text,
- * so no table or column exists for them.
+ * Never edit an applied migration: append a new one. Citations live inside message text; the
+ * one table about them, `message_citations`, is an index derived from that text (backlinks). An
+ * entry is SQL, or a function for what SQL cannot do (parsing citations out of stored prompts).
  */
-const MIGRATIONS: readonly string[] = [
+const MIGRATIONS: readonly (string | ((db: SqliteDatabase) => void))[] = [
   `
   CREATE TABLE meta (
     key TEXT PRIMARY KEY,
@@ -130,7 +133,50 @@ const MIGRATIONS: readonly string[] = [
   ) STRICT, WITHOUT ROWID;
   INSERT INTO turn_claims SELECT id FROM turns WHERE status IN ('running', 'waiting_for_input');
   `,
+  // 5: the citation index (backlinks, issue 24): one row per distinct citation of a prompt,
+  // written with the prompt; existing prompts are indexed here.
+  (db) => {
+    db.exec(CITATION_INDEX_TABLES);
+    const environment = db.prepare("SELECT value FROM meta WHERE key = 'environment_id'").get() as
+      | { value: string }
+      | undefined;
+    // No environment id yet: a new database, without messages.
+    if (!environment) return;
+    const write = sqliteCitationWriter(db);
+    // Keyset batches in thread order: better-sqlite3 cannot write while a read iterates.
+    const prompts = db.prepare(
+      `SELECT id, thread_id, turn_id, seq, text, created_at FROM messages
+       WHERE role = 'user' AND instr(text, ?) > 0 AND (thread_id, seq) > (?, ?)
+       ORDER BY thread_id, seq LIMIT 500`,
+    );
+    let after: [string, number] = ["", 0];
+    for (;;) {
+      const rows = prompts.all(CITATION_LINK_MARKER, ...after) as PromptRow[];
+      if (rows.length === 0) return;
+      for (const row of rows) {
+        const entries = citationEntriesOf({
+          messageId: row.id,
+          threadId: row.thread_id,
+          turnId: row.turn_id,
+          text: row.text,
+          createdAt: row.created_at,
+        });
+        write(entries, environment.value);
+      }
+      const last = rows.at(-1)!;
+      after = [last.thread_id, last.seq];
+    }
+  },
 ];
+
+type PromptRow = {
+  id: string;
+  thread_id: string;
+  turn_id: string;
+  seq: number;
+  text: string;
+  created_at: string;
+};
 
 /** Latest schema version this build knows. */
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -175,9 +221,10 @@ export function migrate(db: SqliteDatabase): void {
   db.pragma("foreign_keys = OFF");
   try {
     for (let version = current; version < MIGRATIONS.length; version++) {
-      const sql = MIGRATIONS[version]!;
+      const migration = MIGRATIONS[version]!;
       db.transaction(() => {
-        db.exec(sql);
+        if (typeof migration === "string") db.exec(migration);
+        else migration(db);
         const broken = db.pragma("foreign_key_check") as unknown[];
         if (broken.length > 0) throw new Error(`Migration ${version + 1} broke foreign keys.`);
         db.pragma(`user_version = ${version + 1}`);

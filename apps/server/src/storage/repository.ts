@@ -10,6 +10,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type {
+  CitedBy,
   Message,
   ServerEvent,
   Thread,
@@ -30,6 +31,7 @@ import type {
   ThreadRecord,
   UserInputRecord,
 } from "./chatStore.ts";
+import type { CitationIndexEntry, CitingRecord } from "./citationIndex.ts";
 import type { SqliteDatabase } from "./db.ts";
 import {
   MESSAGE_COLUMNS,
@@ -44,6 +46,7 @@ import {
   toUserInput,
   type UserInputRow,
 } from "./rows.ts";
+import { sqliteCitationWriter } from "./sqliteCitations.ts";
 import { translateStorageError } from "./storageErrors.ts";
 import { aroundWindow, pageOf, turnsWithinBudget, withDeltas } from "./storeLogic.ts";
 
@@ -64,6 +67,7 @@ export class ChatRepository implements SyncQueries {
   readonly #db: SqliteDatabase;
   readonly #environmentId: string;
   readonly #stmt;
+  readonly #writeCitations;
   /** Leases of running turns (see the turn queue below). */
   readonly #leases = new Map<string, { owner: string; expiresAt: number }>();
 
@@ -152,6 +156,20 @@ export class ChatRepository implements SyncQueries {
         `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE thread_id = ? AND seq > ? AND seq <= ?
          ORDER BY seq LIMIT ?`,
       ),
+      // One row per cited message of the page, however often it is cited.
+      citedBy: s(
+        `SELECT source_message_id AS id, citing_count AS count, ranges FROM message_backlinks
+         WHERE source_message_id IN (SELECT value FROM json_each(?)) AND source_thread_id = ?`,
+      ),
+      citingMessages: s(
+        `SELECT c.id, c.citing_message_id AS messageId, c.citing_thread_id AS threadId,
+           t.title AS threadTitle, c.created_at AS createdAt, c.comment, c.quote AS text,
+           c.quote_start AS start, c.quote_end AS "end", c.prefix, c.suffix
+         FROM message_citations c JOIN threads t ON t.id = c.citing_thread_id
+         WHERE c.source_message_id = ? AND c.source_thread_id = ? AND c.source_environment_id = ?
+           AND c.id > ?
+         ORDER BY c.id LIMIT ?`,
+      ),
       insertUserInput: s(
         `INSERT INTO user_input_requests (id, thread_id, turn_id, questions, status, created_at)
          VALUES (?, ?, ?, ?, 'pending', ?)`,
@@ -183,6 +201,7 @@ export class ChatRepository implements SyncQueries {
       ),
     };
     this.#environmentId = this.#loadEnvironmentId();
+    this.#writeCitations = sqliteCitationWriter(db);
   }
 
   /** Stable id of this installation, created on first start and kept in the database. */
@@ -557,6 +576,51 @@ export class ChatRepository implements SyncQueries {
   lastSeq(threadId: string): number {
     const row = this.#stmt.getThread.get(threadId) as ThreadRow | undefined;
     return row?.last_seq ?? 0;
+  }
+
+  // The citation index
+
+  /** A no-op: one SQLite writer at a time already (`BEGIN IMMEDIATE`). */
+  lockThreads(_threadIds: readonly string[]): void {}
+
+  /** Adds a prompt's distinct citations (inside the prompt's transaction). */
+  insertCitations(entries: readonly CitationIndexEntry[]): void {
+    this.#writeCitations(entries, this.#environmentId);
+  }
+
+  /** Backlinks of these messages of `threadId` (citations of this environment only). */
+  citedByOf(threadId: string, messageIds: readonly string[]): Map<string, CitedBy> {
+    const result = new Map<string, CitedBy>();
+    if (messageIds.length === 0) return result;
+    const rows = this.#stmt.citedBy.all(JSON.stringify(messageIds), threadId) as {
+      id: string;
+      count: number;
+      ranges: string;
+    }[];
+    for (const row of rows) {
+      result.set(row.id, { count: row.count, ranges: JSON.parse(row.ranges) as CitedBy["ranges"] });
+    }
+    return result;
+  }
+
+  /** Up to `limit` citations of a message with index id > `afterId`, oldest first. */
+  citingMessagesOf(
+    threadId: string,
+    messageId: string,
+    afterId: number,
+    limit: number,
+  ): CitingRecord[] {
+    const rows = this.#stmt.citingMessages.all(
+      messageId,
+      threadId,
+      this.#environmentId,
+      afterId,
+      limit,
+    ) as (Omit<CitingRecord, "quote"> & CitingRecord["quote"])[];
+    return rows.map(({ text, start, end, prefix, suffix, ...rest }) => ({
+      ...rest,
+      quote: { text, start, end, prefix, suffix },
+    }));
   }
 
   // User-input requests

@@ -6,6 +6,8 @@
  * - {@link StorageFaults.failWrites} makes every INSERT/UPDATE/DELETE statement throw SQLite's
  *   own error type with the given code (e.g. `SQLITE_IOERR_WRITE`, `SQLITE_READONLY`), for
  *   faults a test cannot produce otherwise. Reads keep working, as on a real read-only disk.
+ *   With `only`, just the write statements whose SQL matches it fail (a fault in the middle of
+ *   a transaction, after its first writes succeeded).
  */
 import Database from "better-sqlite3";
 import { openDatabase, type SqliteDatabase } from "../storage/db.ts";
@@ -15,6 +17,7 @@ const UNLIMITED_PAGES = 1_073_741_823;
 export class StorageFaults {
   #db: SqliteDatabase | null = null;
   #writeFault: string | null = null;
+  #only: RegExp | null = null;
   /** `failWritesFrom`: writes fail with this code from the start (e.g. a disk already full). */
   constructor(options: { failWritesFrom?: string } = {}) {
     this.#writeFault = options.failWritesFrom ?? null;
@@ -24,7 +27,9 @@ export class StorageFaults {
   readonly open = (file: string): SqliteDatabase => {
     const db = openDatabase(file);
     this.#db = db;
-    return wrapDatabase(db, () => this.#writeFault);
+    return wrapDatabase(db, (sql) =>
+      this.#only === null || this.#only.test(sql) ? this.#writeFault : null,
+    );
   };
 
   /** The disk is full from now on: the database cannot grow by one page. */
@@ -40,12 +45,14 @@ export class StorageFaults {
   }
 
   /** Every write statement fails with `code` until {@link heal}; null heals. */
-  failWrites(code: string | null): void {
+  failWrites(code: string | null, options: { only?: RegExp } = {}): void {
     this.#writeFault = code;
+    this.#only = options.only ?? null;
   }
 
   heal(): void {
     this.#writeFault = null;
+    this.#only = null;
     this.freeDisk();
   }
 
@@ -57,13 +64,13 @@ export class StorageFaults {
 
 const WRITE = /^\s*(INSERT|UPDATE|DELETE|REPLACE)\b/i;
 
-function wrapDatabase(db: SqliteDatabase, fault: () => string | null): SqliteDatabase {
+function wrapDatabase(db: SqliteDatabase, fault: (sql: string) => string | null): SqliteDatabase {
   return new Proxy(db, {
     get(target, property) {
       if (property === "prepare") {
         return (sql: string) => {
           const statement = target.prepare(sql);
-          return WRITE.test(sql) ? wrapStatement(statement, fault) : statement;
+          return WRITE.test(sql) ? wrapStatement(statement, () => fault(sql)) : statement;
         };
       }
       const value = Reflect.get(target, property, target) as unknown;

@@ -6,6 +6,8 @@
 import {
   type CancelTurnResponse,
   CancelTurnResponseSchema,
+  type CitedByPage,
+  CitedByPageSchema,
   ErrorBodySchema,
   FileListSchema,
   type MessagePage,
@@ -172,6 +174,21 @@ export function getMessages(
   return request(
     MessagePageSchema,
     `/threads/${seg(threadId)}/messages${q}`,
+    signal ? { signal } : undefined,
+  );
+}
+
+/** `GET /api/threads/:threadId/messages/:messageId/cited-by`: the citations of a message. */
+export function getCitedBy(
+  threadId: string,
+  messageId: string,
+  options: { cursor?: string; limit?: number } = {},
+  signal?: AbortSignal,
+): Promise<CitedByPage> {
+  const q = query({ cursor: options.cursor, limit: options.limit });
+  return request(
+    CitedByPageSchema,
+    `/threads/${seg(threadId)}/messages/${seg(messageId)}/cited-by${q}`,
     signal ? { signal } : undefined,
   );
 }

@@ -68,6 +68,41 @@ const event = (eventId: number, e: ServerEvent): ThreadAction => ({
 });
 
 describe("threadReducer", () => {
+  it("takes backlinks from pages and message.cited events, and keeps them through events without them", () => {
+    const range = { text: "text", start: 0, end: 4, prefix: "", suffix: " 2" };
+    let state = threadReducer(loaded(), {
+      type: "page.loaded",
+      page: page([message(1), message(2, { citedBy: { count: 0, ranges: [] } })], null),
+      position: "newest",
+    });
+    state = threadReducer(
+      state,
+      event(11, { type: "message.cited", messageId: "m2", citedBy: { count: 1, ranges: [range] } }),
+    );
+    expect(state.messagesById.get("m2")!.citedBy).toEqual({ count: 1, ranges: [range] });
+    // A replay of the same event changes nothing; one for a message not loaded is ignored.
+    const again = threadReducer(
+      state,
+      event(12, { type: "message.cited", messageId: "m2", citedBy: { count: 1, ranges: [range] } }),
+    );
+    expect(again.messagesById).toBe(state.messagesById);
+    const unknown = threadReducer(
+      state,
+      event(13, { type: "message.cited", messageId: "m9", citedBy: { count: 1, ranges: [range] } }),
+    );
+    expect(unknown.messagesById).toBe(state.messagesById);
+    // message.completed carries no citedBy: the known backlinks stay.
+    state = threadReducer(state, event(14, { type: "message.completed", message: message(2) }));
+    expect(state.messagesById.get("m2")!.citedBy!.count).toBe(1);
+    // A later page with a new count replaces it.
+    state = threadReducer(state, {
+      type: "page.loaded",
+      page: page([message(1), message(2, { citedBy: { count: 2, ranges: [range] } })], null),
+      position: "newest",
+    });
+    expect(state.messagesById.get("m2")!.citedBy!.count).toBe(2);
+  });
+
   it("orders a newest page and prepends older pages by seq", () => {
     let state = threadReducer(loaded(), {
       type: "page.loaded",

@@ -127,6 +127,8 @@ function applyEvent(state: ThreadState, event: ServerEvent): ThreadState {
       return { ...state, pendingUserInput: null };
     case "thread.updated":
       return { ...state, thread: event.thread };
+    case "message.cited":
+      return applyCitedBy(state, event.messageId, event.citedBy);
   }
 }
 
@@ -188,7 +190,10 @@ function mergeMessages(
     if (message.threadId !== (state.thread?.id ?? message.threadId)) continue;
     const current = (messagesById ?? state.messagesById).get(message.id);
     if (current === undefined) added.push(message);
-    const chosen = current === undefined ? message : preferMessage(current, message);
+    const chosen = keepCitedBy(
+      current,
+      current === undefined ? message : preferMessage(current, message),
+    );
     if (chosen === current || (current !== undefined && sameMessage(current, chosen))) continue;
     messagesById ??= new Map(state.messagesById);
     messagesById.set(message.id, chosen);
@@ -255,7 +260,41 @@ function withRanges(state: ThreadState, ranges: readonly HistoryRange[]): Thread
 }
 
 function sameMessage(a: Message, b: Message): boolean {
-  return a.text === b.text && a.status === b.status && a.kind === b.kind && a.seq === b.seq;
+  return (
+    a.text === b.text &&
+    a.status === b.status &&
+    a.kind === b.kind &&
+    a.seq === b.seq &&
+    sameCitedBy(a.citedBy, b.citedBy)
+  );
+}
+
+/**
+ * Backlinks (issue 24) come only with pages and `message.cited` events: a version of a message
+ * without them (an event's) keeps the ones already known.
+ */
+function keepCitedBy(current: Message | undefined, chosen: Message): Message {
+  if (chosen.citedBy !== undefined || current?.citedBy === undefined) return chosen;
+  return { ...chosen, citedBy: current.citedBy };
+}
+
+function sameCitedBy(a: Message["citedBy"], b: Message["citedBy"]): boolean {
+  if (a === b) return true;
+  if (a === undefined || b === undefined) return false;
+  return a.count === b.count && JSON.stringify(a.ranges) === JSON.stringify(b.ranges);
+}
+
+/** A `message.cited` event: the message's new backlinks (ignored for a message not loaded). */
+function applyCitedBy(
+  state: ThreadState,
+  messageId: string,
+  citedBy: NonNullable<Message["citedBy"]>,
+): ThreadState {
+  const current = state.messagesById.get(messageId);
+  if (current === undefined || sameCitedBy(current.citedBy, citedBy)) return state;
+  const messagesById = new Map(state.messagesById);
+  messagesById.set(messageId, { ...current, citedBy });
+  return { ...state, messagesById };
 }
 
 function applyTurn(

@@ -1,5 +1,7 @@
 import type { Message } from "@app/protocol";
-import { createContext, memo, useContext, useMemo } from "react";
+import { createContext, memo, useContext, useMemo, useRef } from "react";
+import { CitedByControl } from "../citations/CitedByControl.tsx";
+import { useCitedMarks } from "../citations/citedMarks.ts";
 import { citationCopyHtml } from "../copy/citationCopyHtml.ts";
 import { ChatMarkdown } from "../markdown/ChatMarkdown.tsx";
 import { CopyButton } from "../ui/CopyButton.tsx";
@@ -60,6 +62,14 @@ const MessageView = memo(function MessageView({
   const unfolded = useMessageUnfolded(message.id);
   const clipped = long && !unfolded;
   const bodyId = `message-body-${message.id}`;
+  const bodyRef = useRef<HTMLDivElement>(null);
+  // Backlink marks on the cited words (issue 24), once the text has stopped streaming.
+  useCitedMarks(
+    message.id,
+    isAssistant && !streaming ? message.citedBy : undefined,
+    bodyRef,
+    `${message.text.length}:${clipped}`,
+  );
   return (
     <article
       className={`message message--${message.role} message--${message.kind}${folded ? " message--folded" : ""}`}
@@ -81,6 +91,7 @@ const MessageView = memo(function MessageView({
         </div>
       ) : null}
       <div
+        ref={bodyRef}
         className="message__body"
         id={bodyId}
         {...(isAssistant ? { "data-assistant-citation-source": message.id } : {})}
@@ -120,6 +131,14 @@ const MessageView = memo(function MessageView({
             // Chips (user messages only) also go out as readable blockquotes for documents.
             getHtml={() => (message.role === "user" ? citationCopyHtml(message.text) : null)}
           />
+          {isAssistant && message.citedBy !== undefined && message.citedBy.count > 0 ? (
+            <CitedByControl
+              key={`cited-${message.id}`}
+              threadId={message.threadId}
+              messageId={message.id}
+              citedBy={message.citedBy}
+            />
+          ) : null}
         </div>
       ) : null}
     </article>

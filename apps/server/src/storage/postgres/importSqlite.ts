@@ -78,6 +78,34 @@ const TABLES: { name: string; columns: [string, "text" | "int8" | "int4"][] }[] 
       ["data", "text"],
     ],
   },
+  {
+    // The citation index; its ids are PostgreSQL's own, given in SQLite's (rowid) order.
+    name: "message_citations",
+    columns: [
+      ["citing_message_id", "text"],
+      ["citing_thread_id", "text"],
+      ["citing_turn_id", "text"],
+      ["source_environment_id", "text"],
+      ["source_thread_id", "text"],
+      ["source_message_id", "text"],
+      ["quote_start", "int8"],
+      ["quote_end", "int8"],
+      ["prefix", "text"],
+      ["suffix", "text"],
+      ["quote", "text"],
+      ["comment", "text"],
+      ["created_at", "text"],
+    ],
+  },
+  {
+    name: "message_backlinks",
+    columns: [
+      ["source_message_id", "text"],
+      ["source_thread_id", "text"],
+      ["citing_count", "int4"],
+      ["ranges", "text"],
+    ],
+  },
 ];
 
 /** Copies every row of `sqlite` into the database at `url` (migrated first); returns row counts. */

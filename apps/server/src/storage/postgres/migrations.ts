@@ -8,13 +8,19 @@
  * with `NOTIFY chat_events, '<threadId>'` when its transaction commits.
  */
 import type pg from "pg";
+import { CITATION_LINK_MARKER, citationEntriesOf } from "../citationIndex.ts";
+import { writeCitations } from "./pgCitations.ts";
 
 /** Advisory lock keys (first key: this app's namespace). */
 export const LOCK_NAMESPACE = 0x63686174; // "chat"
 export const MIGRATION_LOCK = 1;
 
-/** Never edit an applied migration: append a new one. */
-export const PG_MIGRATIONS: readonly string[] = [
+/**
+ * Never edit an applied migration: append a new one. An entry is SQL, or a function for what SQL
+ * cannot do (parsing citations out of stored prompts); either runs inside the migration's
+ * transaction.
+ */
+export const PG_MIGRATIONS: readonly (string | ((client: pg.ClientBase) => Promise<void>))[] = [
   `
   CREATE TABLE meta (
     key TEXT PRIMARY KEY,
@@ -106,6 +112,79 @@ export const PG_MIGRATIONS: readonly string[] = [
   CREATE TRIGGER events_notify AFTER INSERT ON events
     FOR EACH ROW EXECUTE FUNCTION chat_notify_event();
   `,
+  // 2: the citation index (backlinks, issue 24), as SQLite's migration 5: one row per distinct
+  // citation of a prompt, written with the prompt; existing prompts are indexed here.
+  async (client) => {
+    await client.query(`
+      CREATE TABLE message_citations (
+        id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        citing_message_id TEXT COLLATE "C" NOT NULL REFERENCES messages (id) ON DELETE CASCADE,
+        citing_thread_id TEXT COLLATE "C" NOT NULL REFERENCES threads (id) ON DELETE CASCADE,
+        citing_turn_id TEXT COLLATE "C" NOT NULL,
+        source_environment_id TEXT COLLATE "C" NOT NULL,
+        source_thread_id TEXT COLLATE "C" NOT NULL,
+        source_message_id TEXT COLLATE "C" NOT NULL,
+        quote_start BIGINT NOT NULL,
+        quote_end BIGINT NOT NULL,
+        prefix TEXT NOT NULL,
+        suffix TEXT NOT NULL,
+        quote TEXT NOT NULL,
+        comment TEXT,
+        created_at TEXT NOT NULL
+      );
+      CREATE INDEX message_citations_by_source
+        ON message_citations (source_message_id, source_thread_id, source_environment_id, id);
+      CREATE INDEX message_citations_by_citing ON message_citations (citing_message_id);
+      CREATE INDEX message_citations_by_citing_thread ON message_citations (citing_thread_id);
+
+      -- Backlinks of this environment's messages: citing messages counted, distinct ranges.
+      CREATE TABLE message_backlinks (
+        source_message_id TEXT COLLATE "C" NOT NULL,
+        source_thread_id TEXT COLLATE "C" NOT NULL,
+        citing_count INTEGER NOT NULL,
+        ranges TEXT NOT NULL,
+        PRIMARY KEY (source_message_id, source_thread_id)
+      );
+    `);
+    const meta = await client.query<{ value: string }>(
+      "SELECT value FROM meta WHERE key = 'environment_id'",
+    );
+    // No environment id yet: a new database, without messages.
+    const environmentId = meta.rows[0]?.value;
+    if (environmentId === undefined) return;
+    const query = (_name: string, text: string, values: unknown[]) => client.query(text, values);
+    // Keyset batches in thread order (as SQLite's backfill), so a large database is not read
+    // into memory at once and each message's citations keep the order they were written in.
+    let after = { threadId: "", seq: 0 };
+    for (;;) {
+      const { rows } = await client.query<{
+        id: string;
+        thread_id: string;
+        turn_id: string;
+        seq: string;
+        text: string;
+        created_at: string;
+      }>(
+        `SELECT id, thread_id, turn_id, seq, text, created_at FROM messages
+         WHERE role = 'user' AND strpos(text, $1) > 0 AND (thread_id, seq) > ($2, $3)
+         ORDER BY thread_id, seq LIMIT 500`,
+        [CITATION_LINK_MARKER, after.threadId, after.seq],
+      );
+      if (rows.length === 0) return;
+      const entries = rows.flatMap((row) =>
+        citationEntriesOf({
+          messageId: row.id,
+          threadId: row.thread_id,
+          turnId: row.turn_id,
+          text: row.text,
+          createdAt: row.created_at,
+        }),
+      );
+      await writeCitations(query, entries, environmentId);
+      const last = rows.at(-1)!;
+      after = { threadId: last.thread_id, seq: Number(last.seq) };
+    }
+  },
 ];
 
 /** Latest PostgreSQL schema version this build knows. */
@@ -134,7 +213,9 @@ export async function migratePostgres(client: pg.ClientBase): Promise<void> {
     for (let version = current; version < PG_MIGRATIONS.length; version++) {
       await client.query("BEGIN");
       try {
-        await client.query(PG_MIGRATIONS[version]!);
+        const migration = PG_MIGRATIONS[version]!;
+        if (typeof migration === "string") await client.query(migration);
+        else await migration(client);
         await client.query("INSERT INTO schema_migrations (version) VALUES ($1)", [version + 1]);
         await client.query("COMMIT");
       } catch (error) {
