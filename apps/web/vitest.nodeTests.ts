@@ -19,6 +19,7 @@ export const NODE_TESTS = [
   "src/markdown/splitMarkdownBlocks.test.ts",
   "src/thread/threadStore.test.ts",
   "src/threads/threadList.test.ts",
+  "src/timeline/followPolicy.test.ts",
   "src/timeline/plainTextLines.test.ts",
   "src/timeline/timelineRows.test.ts",
 ];

@@ -24,6 +24,11 @@ function citationFor(text: string, extra: Partial<AssistantCitation> = {}): Assi
   };
 }
 
+/** jsdom has no layout: the timeline's scrolling (TimelineHandle.revealRange) runs in e2e. */
+function revealInElement(range: Range) {
+  range.startContainer.parentElement?.setAttribute("data-revealed", "true");
+}
+
 function Row({ text }: { text: string }) {
   return (
     <article data-message-id="m1">
@@ -43,6 +48,7 @@ function renderSource(text: string, citation: AssistantCitation, activationId: s
         citation={citation}
         activationId={activationId}
         getScrollElement={() => null}
+        revealRange={revealInElement}
         onSettled={onSettled}
       />
     </>,
@@ -112,6 +118,7 @@ describe("AssistantCitationSource (no Highlight API: owned selection fallback)",
         citation={citation}
         activationId="s9"
         getScrollElement={() => null}
+        revealRange={revealInElement}
         onSettled={onSettled}
       />
     );
@@ -145,6 +152,7 @@ describe("AssistantCitationSource (no Highlight API: owned selection fallback)",
         citation={citation}
         activationId="s6"
         getScrollElement={() => null}
+        revealRange={revealInElement}
         onSettled={onSettled}
       />
     );
@@ -179,6 +187,7 @@ describe("AssistantCitationSource (no Highlight API: owned selection fallback)",
         citation={citationFor("beta", { start: 6, end: 10 })}
         activationId="s7"
         getScrollElement={() => null}
+        revealRange={revealInElement}
         onSettled={onSettled}
       />
     );

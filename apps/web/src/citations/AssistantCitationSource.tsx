@@ -22,6 +22,8 @@ export type AssistantCitationSourceProps = {
   activationId: string;
   /** The timeline's scrolling element (where the source row lives). */
   getScrollElement(): HTMLElement | null;
+  /** Asks the timeline to bring the range into view (TimelineHandle.revealRange). */
+  revealRange(range: Range, options: { instant: boolean; onlyIfOutOfView?: boolean }): void;
   /** Called once the text is revealed (or cannot be), so positioning can end. */
   onSettled(warning: string | null): void;
   /** Scroll to the text at once (a deep jump: the timeline was just placed there). */
@@ -34,26 +36,6 @@ function prefersReducedMotion(): boolean {
 
 function sourceBody(messageId: string): Element | null {
   return document.querySelector(`[data-assistant-citation-source="${CSS.escape(messageId)}"]`);
-}
-
-/** Scrolls `scroller` so the range sits about a third down its viewport. */
-function scrollRangeIntoView(scroller: HTMLElement | null, range: Range, instant: boolean): void {
-  // Without range geometry (old engines, jsdom) or a scroller, scroll the text's element.
-  if (!scroller || typeof range.getBoundingClientRect !== "function") {
-    range.startContainer.parentElement?.scrollIntoView?.({
-      block: "center",
-      behavior: instant ? "instant" : "smooth",
-    });
-    return;
-  }
-  if (typeof scroller.scrollTo !== "function") return;
-  const rect = range.getBoundingClientRect();
-  const box = scroller.getBoundingClientRect();
-  const offset = rect.top - box.top - Math.max(0, (box.height - rect.height) / 3);
-  scroller.scrollTo({
-    top: Math.max(0, scroller.scrollTop + offset),
-    behavior: instant ? "instant" : "smooth",
-  });
 }
 
 /**
@@ -70,14 +52,6 @@ function focusSourceRow(range: Range): void {
 /** When the revealed text is checked again (ms after the first scroll). */
 const FOLLOW_UP_DELAYS_MS = [700, 1300, 2000];
 
-/** True when no part of the range is inside the scroller's visible box. */
-function isOutOfView(range: Range, scroller: HTMLElement): boolean {
-  if (typeof range.getBoundingClientRect !== "function") return false;
-  const rect = range.getBoundingClientRect();
-  const box = scroller.getBoundingClientRect();
-  return rect.bottom <= box.top || rect.top >= box.bottom;
-}
-
 /**
  * Reveals a cited source once its row is mounted: resolves the DOM range of the quote, scrolls
  * it into view (smoothly, or instantly under reduced motion) and pulses only that text through
@@ -89,11 +63,12 @@ export function AssistantCitationSource({
   citation,
   activationId,
   getScrollElement,
+  revealRange,
   onSettled,
   instant = false,
 }: AssistantCitationSourceProps) {
-  const latest = useRef({ getScrollElement, onSettled });
-  latest.current = { getScrollElement, onSettled };
+  const latest = useRef({ getScrollElement, revealRange, onSettled });
+  latest.current = { getScrollElement, revealRange, onSettled };
 
   useEffect(() => {
     const clock = citationHighlightClock(activationId);
@@ -158,19 +133,15 @@ export function AssistantCitationSource({
       for (const delay of FOLLOW_UP_DELAYS_MS) {
         followUps.push(
           setTimeout(() => {
-            const scroller = latest.current.getScrollElement();
             if (
               disposed ||
               readerMoved ||
-              !scroller ||
               !currentRange ||
               !isLiveSourceRange(currentRange, citation.messageId)
             ) {
               return;
             }
-            if (isOutOfView(currentRange, scroller)) {
-              scrollRangeIntoView(scroller, currentRange, true);
-            }
+            latest.current.revealRange(currentRange, { instant: true, onlyIfOutOfView: true });
           }, delay),
         );
       }
@@ -185,7 +156,7 @@ export function AssistantCitationSource({
       if (resolved.status === "missing") return settle(CITATION_WARNINGS.changed);
       if (resolved.status === "ambiguous") return settle(CITATION_WARNINGS.ambiguous);
       currentRange = resolved.range;
-      scrollRangeIntoView(latest.current.getScrollElement(), resolved.range, scrollInstantly);
+      latest.current.revealRange(resolved.range, { instant: scrollInstantly });
       followUp();
       focusSourceRow(resolved.range);
       settle(null);

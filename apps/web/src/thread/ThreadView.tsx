@@ -176,7 +176,18 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
     },
   });
 
+  // Other modules never scroll the timeline themselves: they ask it (timeline/README.md).
   const getScrollElement = useCallback(() => timelineRef.current?.getScrollElement() ?? null, []);
+  const revealRange = useCallback(
+    (range: Range, options: { instant: boolean; onlyIfOutOfView?: boolean }) =>
+      timelineRef.current?.revealRange(range, options),
+    [],
+  );
+  const placeMessage = useCallback(
+    (messageId: string, viewPosition: number) =>
+      timelineRef.current?.placeMessage(messageId, viewPosition) ?? false,
+    [],
+  );
   const announcement =
     target.state.phase === "settled" && target.state.warning === null
       ? "Showing the cited text."
@@ -191,7 +202,7 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
     isLoaded,
     loadAround,
     showMessage,
-    getScrollElement,
+    placeMessage,
   });
 
   // Edges of the range in view load as the reader scrolls; while a citation is being
@@ -274,6 +285,7 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
           citation={activation.citation}
           activationId={activation.activationId}
           getScrollElement={getScrollElement}
+          revealRange={revealRange}
           onSettled={target.onSettled}
           instant={target.instant}
         />

@@ -21,10 +21,12 @@ import type { ApiError } from "../api/client.ts";
 import { citationCopyHtml } from "../copy/citationCopyHtml.ts";
 import { selectionToMarkdown } from "../copy/selectionMarkdown.ts";
 import { warmMarkdownCache } from "../markdown/markdownBlockCache.ts";
+import { followDecision } from "./followPolicy.ts";
 import { subscribeMessageFolds } from "./messageFold.ts";
 import type { PromptMetrics } from "./plainTextLines.ts";
 import { readPromptMetrics } from "./promptMetrics.ts";
 import { revealFoldedTextOnReach } from "./revealFoldedText.ts";
+import { NewerFooter, OlderHeader } from "./TimelineEdges.tsx";
 import {
   type TimelineActions,
   TimelineActionsContext,
@@ -37,7 +39,8 @@ import {
   type TimelineRow,
   type TimelineRowsInput,
 } from "./timelineRows.ts";
-import { useFollowHold } from "./useFollowHold.ts";
+import { placeMountedRow, scrollRangeIntoView } from "./timelineScroll.ts";
+import { useFollowPolicy } from "./useFollowPolicy.ts";
 import { useStickToEnd } from "./useStickToEnd.ts";
 
 /** Imperative API for callers that need to bring a message into view (citation navigation). */
@@ -54,6 +57,16 @@ export type TimelineHandle = {
   expandTurn(turnId: string): void;
   /** Scrolls to the newest message (and follows a streaming reply again). */
   scrollToEnd(options?: { animated?: boolean }): void;
+  /**
+   * Scrolls a range of text (cited words) about a third down the view. `onlyIfOutOfView`: only
+   * when no part of it is visible (a check after late row measurements).
+   */
+  revealRange(range: Range, options: { instant: boolean; onlyIfOutOfView?: boolean }): void;
+  /**
+   * Puts a mounted message row at `viewPosition` of the view at once (Back to a chip); false
+   * when the row is not mounted.
+   */
+  placeMessage(messageId: string, viewPosition: number): boolean;
   /**
    * Stops following a streaming reply until the reader scrolls back to the end or sends: a
    * citation jump has taken them elsewhere.
@@ -98,6 +111,8 @@ export type TimelineProps = {
   pinnedMessageIds?: readonly string[];
   /** Changing this makes the list recalculate without new data (e.g. a navigation activation id). */
   dataVersion?: Key;
+  /** Told whether the reader is away from the end of the list (for **Jump to latest**). */
+  onAwayFromEndChange?: (away: boolean) => void;
   ref?: Ref<TimelineHandle>;
 };
 
@@ -105,78 +120,6 @@ const keyExtractor = (row: TimelineRow) => row.key;
 const renderItem = ({ item }: LegendListRenderItemProps<TimelineRow>) => (
   <TimelineRowView row={item} />
 );
-
-/** A history page that failed to load, at either edge, with Retry. */
-function EdgeError({
-  what,
-  error,
-  onRetry,
-}: {
-  what: "earlier" | "newer";
-  error: ApiError;
-  onRetry(): void;
-}) {
-  return (
-    <div className="timeline-edge" role="alert">
-      Could not load {what} messages: {error.message}{" "}
-      <button type="button" className="link-button" onClick={onRetry}>
-        Retry
-      </button>
-    </div>
-  );
-}
-
-function OlderHeader({
-  reachedStart,
-  loading,
-  error,
-  onRetry,
-  empty,
-}: {
-  reachedStart: boolean;
-  loading: boolean;
-  error: ApiError | null;
-  onRetry(): void;
-  empty: boolean;
-}) {
-  if (error) return <EdgeError what="earlier" error={error} onRetry={onRetry} />;
-  if (loading) {
-    return (
-      <div className="timeline-edge" aria-live="polite">
-        Loading earlier messages…
-      </div>
-    );
-  }
-  if (reachedStart && !empty) {
-    return (
-      <div className="timeline-edge timeline-edge--start" data-timeline-start>
-        Beginning of thread
-      </div>
-    );
-  }
-  return <div className="timeline-edge" />;
-}
-
-function NewerFooter({
-  reachedEnd,
-  loading,
-  error,
-  onRetry,
-}: {
-  reachedEnd: boolean;
-  loading: boolean;
-  error: ApiError | null;
-  onRetry(): void;
-}) {
-  if (reachedEnd) return null;
-  if (error) return <EdgeError what="newer" error={error} onRetry={onRetry} />;
-  // Always the same height, loading or not, so rows above do not move when it changes.
-  return (
-    <div className="timeline-edge" aria-live="polite">
-      {loading ? "Loading newer messages…" : ""}
-    </div>
-  );
-}
 
 /**
  * The "unfold source if folded" step of a jump: the turns to unfold so that `messageId` has a
@@ -216,6 +159,7 @@ export const Timeline = memo(function Timeline({
   positioning = false,
   pinnedMessageIds,
   dataVersion,
+  onAwayFromEndChange,
   ref,
 }: TimelineProps) {
   const listRef = useRef<LegendListRef>(null);
@@ -252,11 +196,10 @@ export const Timeline = memo(function Timeline({
   );
   // While a fold toggles, do not let "stick to the end" move the toggle out from under the pointer.
   const [holdPosition, setHoldPosition] = useState(false);
-  // While the reader selects text, a streaming reply must not scroll it away (useFollowHold.ts).
+  // Whether the view follows the end: the reader's input decides (followPolicy.ts).
   const getScroller = useCallback(() => listRef.current?.getScrollableNode() ?? null, []);
-  const followHold = useFollowHold(wrapperRef, getScroller);
-  const releaseFollowHold = followHold.release;
-  const holdFollow = followHold.hold;
+  const followPolicy = useFollowPolicy(wrapperRef, getScroller, placement !== null);
+  const dispatchFollow = followPolicy.dispatch;
 
   const previousRows = useRef<readonly TimelineRow[]>([]);
   const rows = useMemo(() => {
@@ -294,22 +237,33 @@ export const Timeline = memo(function Timeline({
   const latest = useRef({ rows, messagesById });
   latest.current = { rows, messagesById };
 
-  const toggleTurn = useCallback((turnId: string) => {
-    setHoldPosition(true);
-    setExpandedTurns((current) => {
-      const next = new Set(current);
-      if (next.has(turnId)) next.delete(turnId);
-      else next.add(turnId);
-      return next;
-    });
-  }, []);
+  const toggleTurn = useCallback(
+    (turnId: string) => {
+      dispatchFollow({ type: "fold" });
+      setHoldPosition(true);
+      setExpandedTurns((current) => {
+        const next = new Set(current);
+        if (next.has(turnId)) next.delete(turnId);
+        else next.add(turnId);
+        return next;
+      });
+    },
+    [dispatchFollow],
+  );
 
   // A long message opening or closing changes a row's height under the reader. For a moment the
   // list neither follows the end nor keeps a row below it still: the message then opens
   // downwards from where the reader is, and MessageFoldToggle keeps the rows below it in place
   // when it closes.
   const [foldHold, setFoldHold] = useState(false);
-  useEffect(() => subscribeMessageFolds(() => setFoldHold(true)), []);
+  useEffect(
+    () =>
+      subscribeMessageFolds(() => {
+        dispatchFollow({ type: "fold" });
+        setFoldHold(true);
+      }),
+    [dispatchFollow],
+  );
   useEffect(() => {
     if (!foldHold) return;
     const timer = setTimeout(() => setFoldHold(false), 300);
@@ -364,17 +318,23 @@ export const Timeline = memo(function Timeline({
       },
       expandTurn,
       holdFollowing() {
-        holdFollow();
+        dispatchFollow({ type: "hold" });
       },
       scrollToEnd(options) {
-        releaseFollowHold();
+        dispatchFollow({ type: "follow" });
         void listRef.current?.scrollToEnd({ animated: options?.animated ?? true });
       },
+      revealRange(range, options) {
+        scrollRangeIntoView(getScroller(), range, options);
+      },
+      placeMessage(messageId, viewPosition) {
+        return placeMountedRow(getScroller(), messageId, viewPosition);
+      },
       getScrollElement() {
-        return listRef.current?.getScrollableNode() ?? null;
+        return getScroller();
       },
     }),
-    [expandTurn, releaseFollowHold, holdFollow],
+    [expandTurn, dispatchFollow, getScroller],
   );
 
   const onStartReached = useCallback(() => {
@@ -398,11 +358,28 @@ export const Timeline = memo(function Timeline({
     if (html !== null) event.clipboardData.setData("text/html", html);
   }, []);
 
-  // Follow new messages only while the newest range is shown, and not while the reader selects.
-  const follow = !positioning && !holdPosition && !foldHold && reachedEnd && !followHold.held;
-  // The safety net is for a reply streaming in; a fold opening (measured late on a busy
-  // machine, after its hold) must never be taken for one.
-  useStickToEnd(wrapperRef, getScroller, ".timeline__content", follow && activeTurnId !== null);
+  // Follow new messages only while the newest range is shown and the reader has not left the end.
+  const decision = followDecision(followPolicy.state, {
+    positioning,
+    turnFolding: holdPosition,
+    messageFolding: foldHold,
+    reachedEnd,
+  });
+  const latestDecision = useRef(decision);
+  latestDecision.current = decision;
+  // The net reads the policy's ref too: a press freezes the view before React renders it.
+  const shouldPin = useCallback(
+    () =>
+      latestDecision.current.pinToEnd &&
+      followPolicy.stateRef.current.following &&
+      !followPolicy.stateRef.current.pressed,
+    [followPolicy.stateRef],
+  );
+  useStickToEnd(wrapperRef, getScroller, ".timeline__content", shouldPin, followPolicy.measure);
+  const awayFromEnd = followPolicy.awayFromEnd;
+  useEffect(() => {
+    onAwayFromEndChange?.(awayFromEnd);
+  }, [awayFromEnd, onAwayFromEndChange]);
   const alwaysRender = useMemo(
     () =>
       pinnedMessageIds && pinnedMessageIds.length > 0 ? { keys: [...pinnedMessageIds] } : undefined,
@@ -427,7 +404,7 @@ export const Timeline = memo(function Timeline({
         onCopy={onCopy}
         aria-label="Messages"
         data-timeline
-        data-following-held={followHold.held || undefined}
+        data-following-held={!followPolicy.state.following || undefined}
       >
         <LegendList<TimelineRow>
           ref={listRef}
@@ -445,10 +422,10 @@ export const Timeline = memo(function Timeline({
             ? { initialScrollIndex: initialScroll.current }
             : { initialScrollAtEnd: !positioning })}
           alignItemsAtEnd
-          maintainScrollAtEnd={follow ? { animated: false } : false}
+          maintainScrollAtEnd={decision.pinToEnd ? { animated: false } : false}
           maintainScrollAtEndThreshold={0.1}
           maintainVisibleContentPosition={
-            positioning || foldHold ? false : { data: true, size: true }
+            decision.keepVisibleContent ? { data: true, size: true } : false
           }
           onStartReached={onStartReached}
           onEndReached={onEndReached}
