@@ -2,7 +2,9 @@ import type { AssistantCitation } from "@app/citations";
 import { cleanup, render, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { AssistantCitationSource, CITATION_WARNINGS } from "./AssistantCitationSource.tsx";
-import { citationHighlightClock } from "./assistantCitationNavigation.ts";
+import { createCitationHighlightClocks } from "./citationHighlightClocks.ts";
+
+const clocks = createCitationHighlightClocks();
 
 afterEach(() => {
   cleanup();
@@ -46,7 +48,7 @@ function renderSource(text: string, citation: AssistantCitation, activationId: s
       <Row text={text} />
       <AssistantCitationSource
         citation={citation}
-        activationId={activationId}
+        clock={clocks.clockFor(activationId)}
         getScrollElement={() => null}
         revealRange={revealInElement}
         onSettled={onSettled}
@@ -88,7 +90,7 @@ describe("AssistantCitationSource (no Highlight API: owned selection fallback)",
     document.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape" }));
     expect(document.getSelection()?.toString()).toBe("");
     expect(row().hasAttribute("data-citation-highlighted")).toBe(false);
-    expect(citationHighlightClock("s2").finished).toBe(true);
+    expect(clocks.clockFor("s2").finished).toBe(true);
     first.unmount();
     const again = renderSource("Alpha beta.", citation, "s2");
     await waitFor(() => expect(again.onSettled).toHaveBeenCalledWith(null));
@@ -116,7 +118,7 @@ describe("AssistantCitationSource (no Highlight API: owned selection fallback)",
       <AssistantCitationSource
         key={key}
         citation={citation}
-        activationId="s9"
+        clock={clocks.clockFor("s9")}
         getScrollElement={() => null}
         revealRange={revealInElement}
         onSettled={onSettled}
@@ -150,7 +152,7 @@ describe("AssistantCitationSource (no Highlight API: owned selection fallback)",
     const source = (
       <AssistantCitationSource
         citation={citation}
-        activationId="s6"
+        clock={clocks.clockFor("s6")}
         getScrollElement={() => null}
         revealRange={revealInElement}
         onSettled={onSettled}
@@ -185,7 +187,7 @@ describe("AssistantCitationSource (no Highlight API: owned selection fallback)",
     const source = (
       <AssistantCitationSource
         citation={citationFor("beta", { start: 6, end: 10 })}
-        activationId="s7"
+        clock={clocks.clockFor("s7")}
         getScrollElement={() => null}
         revealRange={revealInElement}
         onSettled={onSettled}

@@ -113,6 +113,8 @@ export type TimelineProps = {
   dataVersion?: Key;
   /** Told whether the reader is away from the end of the list (for **Jump to latest**). */
   onAwayFromEndChange?: (away: boolean) => void;
+  /** Called when the reader's own scrolling brings the view back to the end. */
+  onReaderReachedEnd?: () => void;
   ref?: Ref<TimelineHandle>;
 };
 
@@ -160,6 +162,7 @@ export const Timeline = memo(function Timeline({
   pinnedMessageIds,
   dataVersion,
   onAwayFromEndChange,
+  onReaderReachedEnd,
   ref,
 }: TimelineProps) {
   const listRef = useRef<LegendListRef>(null);
@@ -198,7 +201,12 @@ export const Timeline = memo(function Timeline({
   const [holdPosition, setHoldPosition] = useState(false);
   // Whether the view follows the end: the reader's input decides (followPolicy.ts).
   const getScroller = useCallback(() => listRef.current?.getScrollableNode() ?? null, []);
-  const followPolicy = useFollowPolicy(wrapperRef, getScroller, placement !== null);
+  const followPolicy = useFollowPolicy(
+    wrapperRef,
+    getScroller,
+    placement !== null,
+    onReaderReachedEnd,
+  );
   const dispatchFollow = followPolicy.dispatch;
 
   const previousRows = useRef<readonly TimelineRow[]>([]);

@@ -24,7 +24,11 @@ const eventArb: fc.Arbitrary<FollowEvent> = fc.oneof(
   }),
   fc.constant({ type: "select" as const }),
   fc.constant({ type: "scroll-away" as const }),
-  fc.record({ type: fc.constant("scrolled" as const), atEnd: fc.boolean() }),
+  fc.record({
+    type: fc.constant("scrolled" as const),
+    atEnd: fc.boolean(),
+    movedUp: fc.boolean(),
+  }),
   fc.constant({ type: "fold" as const }),
   fc.constant({ type: "hold" as const }),
   fc.constant({ type: "follow" as const }),
@@ -52,6 +56,20 @@ describe("followReducer", () => {
     expect(
       followReducer(state, { type: "release", atEnd: false, selecting: false }).following,
     ).toBe(false);
+  });
+
+  it("a scroll up and away from the end stops following, whatever input made it", () => {
+    const following = initialFollowState(false);
+    expect(
+      followReducer(following, { type: "scrolled", atEnd: false, movedUp: true }).following,
+    ).toBe(false);
+    // Growth below (the view did not move up) and rows above shrinking (still at the end) do not.
+    expect(followReducer(following, { type: "scrolled", atEnd: false, movedUp: false })).toBe(
+      following,
+    );
+    expect(followReducer(following, { type: "scrolled", atEnd: true, movedUp: true })).toBe(
+      following,
+    );
   });
 
   it("only the reader's own return to the end, a send or Jump to latest resumes following", () => {

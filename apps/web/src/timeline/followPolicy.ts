@@ -50,8 +50,11 @@ export type FollowEvent =
   | { type: "select" }
   /** The reader scrolled by wheel, touch or keys towards older messages. */
   | { type: "scroll-away" }
-  /** The scroller moved; `atEnd` is where it is now. */
-  | { type: "scrolled"; atEnd: boolean }
+  /**
+   * The scroller moved; `atEnd` is where it is now, `movedUp` whether it moved towards older
+   * messages (a scrollbar, keys on the page, assistive technology: input we do not see).
+   */
+  | { type: "scrolled"; atEnd: boolean; movedUp?: boolean }
   /** A fold opened or closed under the reader (a turn's updates, a long message). */
   | { type: "fold" }
   /** A citation jump took the reader elsewhere. */
@@ -81,6 +84,9 @@ export function followReducer(state: FollowState, event: FollowEvent): FollowSta
     case "hold":
       return state.following ? { ...state, following: false } : state;
     case "scrolled":
+      // Moved up and away from the end: the reader left it, whatever input they used. (Growth
+      // at the end never moves the view up; rows above shrinking keep it at the end.)
+      if (state.following && event.movedUp && !event.atEnd) return { ...state, following: false };
       // Back at the very end by the reader's own scrolling (never while a button is held).
       return event.atEnd && !state.following && !state.pressed
         ? { ...state, following: true }

@@ -17,6 +17,12 @@ import {
   isAtEnd,
 } from "./followPolicy.ts";
 
+/**
+ * How recent (ms) the reader's last wheel, key or press must be for a scroll to count as theirs
+ * (scroll events do not say who scrolled).
+ */
+const READER_INPUT_MS = 1000;
+
 /** Keys that scroll a focused timeline towards older messages. */
 const KEYS_AWAY = new Set(["ArrowUp", "PageUp", "Home"]);
 
@@ -43,12 +49,16 @@ export function useFollowPolicy(
   rootRef: RefObject<Element | null>,
   getScroller: () => Element | null,
   placed: boolean,
+  /** Called when the reader's own scrolling reaches the end (not a programmatic scroll). */
+  onReaderReachedEnd?: () => void,
 ): FollowPolicyHandle {
   const [state, setState] = useState(() => initialFollowState(placed));
   const stateRef = useRef(state);
   const [awayFromEnd, setAwayFromEnd] = useState(false);
   const latestScroller = useRef(getScroller);
   latestScroller.current = getScroller;
+  const latestReachedEnd = useRef(onReaderReachedEnd);
+  latestReachedEnd.current = onReaderReachedEnd;
 
   const dispatch = useCallback((event: FollowEvent) => {
     const next = followReducer(stateRef.current, event);
@@ -67,12 +77,20 @@ export function useFollowPolicy(
     if (root === null) return;
     const document = root.ownerDocument;
     const inside = (target: EventTarget | null) => target instanceof Node && root.contains(target);
+    let lastReaderInput = Number.NEGATIVE_INFINITY;
+    let wasAtEnd = true;
+    let lastScrollTop = latestScroller.current()?.scrollTop ?? 0;
+    const readerInput = () => {
+      lastReaderInput = performance.now();
+    };
     const atEnd = () => {
       const scroller = latestScroller.current();
       return scroller !== null && isAtEnd(scroller);
     };
     const onPointerDown = (event: PointerEvent) => {
-      if (inside(event.target)) dispatch({ type: "press" });
+      if (!inside(event.target)) return;
+      readerInput();
+      dispatch({ type: "press" });
     };
     const onPointerUp = () => {
       if (!stateRef.current.pressed) return;
@@ -82,10 +100,13 @@ export function useFollowPolicy(
       if (selectionTouches(root)) dispatch({ type: "select" });
     };
     const onWheel = (event: WheelEvent) => {
-      if (event.deltaY < 0 && inside(event.target)) dispatch({ type: "scroll-away" });
+      if (!inside(event.target)) return;
+      readerInput();
+      if (event.deltaY < 0) dispatch({ type: "scroll-away" });
     };
     const onKeyDown = (event: KeyboardEvent) => {
       if (!inside(event.target)) return;
+      readerInput();
       if (KEYS_AWAY.has(event.key) || (event.key === " " && event.shiftKey)) {
         dispatch({ type: "scroll-away" });
       }
@@ -94,7 +115,14 @@ export function useFollowPolicy(
       const scroller = latestScroller.current();
       if (scroller === null || event.target !== scroller) return;
       setAwayFromEnd(distanceFromEnd(scroller) > AWAY_FROM_END_PX);
-      dispatch({ type: "scrolled", atEnd: isAtEnd(scroller) });
+      const atEndNow = isAtEnd(scroller);
+      const movedUp = scroller.scrollTop < lastScrollTop - 1;
+      lastScrollTop = scroller.scrollTop;
+      dispatch({ type: "scrolled", atEnd: atEndNow, movedUp });
+      const byReader =
+        stateRef.current.pressed || performance.now() - lastReaderInput < READER_INPUT_MS;
+      if (atEndNow && !wasAtEnd && byReader) latestReachedEnd.current?.();
+      wasAtEnd = atEndNow;
     };
     document.addEventListener("pointerdown", onPointerDown, true);
     document.addEventListener("pointerup", onPointerUp, true);
