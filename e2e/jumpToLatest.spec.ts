@@ -16,6 +16,7 @@ import {
 } from "../packages/citations/src/index.ts";
 import {
   assistantBodies,
+  composer,
   DEMO_ANSWER_END,
   expect,
   sendPrompt,
@@ -123,7 +124,9 @@ test("Jump to latest after a chip jump leaves the citation URL: reload lands at 
   await expect(page).not.toHaveURL(/#assistant-citation=/);
   await page.reload();
   await expect(page.getByText(lead(rig.seededTurns)).first()).toBeInViewport();
-  await expect(page.getByText(lead(turn))).toHaveCount(0);
+  // No jump again: nothing highlighted, no detached window.
+  expect(await page.evaluate(() => CSS.highlights.has("assistant-citation"))).toBe(false);
+  await expect(page.locator('[data-citation-highlighted="true"]')).toHaveCount(0);
   await expect(jumpButton(page)).toHaveCount(0);
 });
 
@@ -137,6 +140,8 @@ test("a 'changed' warning takes focus on its status line; Dismiss leaves the cit
   await page.goto(
     `${rig.seededThreadPath}${formatAssistantCitationHash(formatAssistantCitationHref(changed))}`,
   );
+  // The composer mounts once the first rows are laid out; Dismiss hands focus to it.
+  await expect(composer(page)).toBeVisible();
   const warning = page.locator("[data-citation-warning]");
   await expect(warning).toHaveAttribute("role", "status");
   // Why: the reader must hear the warning and reach its Dismiss at once.
@@ -148,7 +153,7 @@ test("a 'changed' warning takes focus on its status line; Dismiss leaves the cit
   await expect(warning).toHaveCount(0);
   await expect(page).not.toHaveURL(/#assistant-citation=/);
   // Why: the button that had focus is gone; focus goes to the composer, not <body>.
-  await expect(page.getByRole("textbox", { name: "Message" })).toBeFocused();
+  await expect(composer(page)).toBeFocused();
 });
 
 test("phone 390×844: after a jump, Back to where you were and Jump to latest are one-line pills inside the view, over no message text", async ({

@@ -223,10 +223,15 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
   // A dismissed warning ends the visit: the URL leaves the citation, and focus goes to the
   // composer (the warning and its Dismiss button are gone).
   const { dismissWarning: dismissTargetWarning } = target;
+  const activationRef = useRef(activation);
+  activationRef.current = activation;
   const dismissWarning = useCallback(() => {
+    const cited = activationRef.current?.citation.messageId ?? null;
     dismissTargetWarning();
     leaveCitation();
-    composerRef.current?.focus();
+    // The composer mounts after the first rows; until then the cited message takes focus.
+    if (composerRef.current) composerRef.current.focus();
+    else if (cited !== null) focusMessageWhenMounted(cited);
   }, [dismissTargetWarning, leaveCitation]);
 
   const title = state.thread?.title ?? (load.status === "loading" ? "Loading…" : "Thread");
