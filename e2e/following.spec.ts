@@ -6,6 +6,7 @@
 import type { Page } from "@playwright/test";
 import {
   assistantBodies,
+  controlThreadEvents,
   DEMO_ANSWER_END,
   expect,
   sendPrompt,
@@ -62,6 +63,9 @@ test("the first reply in 10 fresh browsers is followed to its last line", async 
       viewport: { width: 1280, height: 800 },
     });
     const page = await context.newPage();
+    // A freshly launched browser on a busy machine: everything runs slower than it will later.
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
     await page.goto("/");
     await sendPrompt(page, `First question number ${run} about cursor pagination`);
     await expect(page).toHaveURL((url) => THREAD_PATH.test(url.pathname));
@@ -75,4 +79,72 @@ test("the first reply in 10 fresh browsers is followed to its last line", async 
   console.log("overhangs", overhangs);
   // Every run: the reply's last line inside the view (1 px for sub-pixel layout).
   expect(overhangs.filter((overhang) => overhang > 1)).toEqual([]);
+});
+
+test("a reply that lands in one burst as its turn ends is followed to its last line", async ({
+  page,
+}) => {
+  // A busy first load: the whole reply, its table and the turn's end reach the app in one task,
+  // so the last growth happens after the turn has ended (the case that stopped 108-552 px short).
+  const events = await controlThreadEvents(page);
+  await page.goto("/");
+  await events.hold(true);
+  await sendPrompt(page, "A reply that arrives all at once");
+  await expect(page).toHaveURL((url) => THREAD_PATH.test(url.pathname));
+  await expect(page.locator('[data-role="user"]')).toHaveCount(1);
+  const threadId = new URL(page.url()).pathname.split("/")[2]!;
+  await expect
+    .poll(async () => {
+      const response = await page.request.get(`/api/threads/${threadId}`);
+      return ((await response.json()) as { activeTurn: unknown }).activeTurn;
+    })
+    .toBeNull();
+  await events.hold(false);
+  await events.release(10_000);
+  await expect(assistantBodies(page).last()).toContainText(DEMO_ANSWER_END);
+  await settle(page);
+  expect(Math.round(await replyOverhang(page))).toBeLessThanOrEqual(1);
+});
+
+test("a press on the first reply of a brand-new thread freezes the view for the whole gesture", async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const events = await controlThreadEvents(page);
+  await page.goto("/");
+  await events.hold(true);
+  await sendPrompt(page, "Press me while you stream");
+  await expect(page).toHaveURL((url) => THREAD_PATH.test(url.pathname));
+  const reply = page.locator('[data-role="assistant"][data-kind="answer"]');
+  // Let the reply's first paragraph arrive (the rest stays held).
+  await expect
+    .poll(
+      async () => {
+        await events.release(1);
+        return reply.locator("p").count();
+      },
+      { intervals: [50], timeout: 30_000 },
+    )
+    .toBeGreaterThanOrEqual(2);
+  await expect.poll(() => events.release(0)).toBeGreaterThanOrEqual(8);
+  const word = reply.locator("p").first();
+  const top = () => word.evaluate((p) => p.getBoundingClientRect().top);
+  const box = (await word.boundingBox())!;
+  await page.mouse.move(box.x + 8, box.y + box.height / 2);
+  await page.mouse.down();
+  const pressedTop = await top();
+  const moves: number[] = [];
+  // Chunks land while the button is held, each followed by two frames.
+  for (let chunk = 0; chunk < 6; chunk++) {
+    await events.release(1);
+    await page.evaluate(
+      () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))),
+    );
+    moves.push(Math.round((await top()) - pressedTop));
+  }
+  await page.mouse.up();
+  // The pressed words never moved under the pointer.
+  expect(moves.filter((move) => Math.abs(move) > 1)).toEqual([]);
+  await events.hold(false);
+  await events.release(10_000);
 });

@@ -40,6 +40,7 @@ import {
   type TimelineRowsInput,
 } from "./timelineRows.ts";
 import { placeMountedRow, scrollRangeIntoView } from "./timelineScroll.ts";
+import { useEndAlignment } from "./useEndAlignment.ts";
 import { useFollowPolicy } from "./useFollowPolicy.ts";
 import { useStickToEnd } from "./useStickToEnd.ts";
 
@@ -394,14 +395,25 @@ export const Timeline = memo(function Timeline({
     [pinnedMessageIds],
   );
 
+  // A short thread stays bottom-aligned only while it follows: held, its rows stay still.
+  const alignment = useEndAlignment(
+    wrapperRef,
+    followPolicy.state.pressed || !followPolicy.state.following,
+  );
+
   const header = (
-    <OlderHeader
-      reachedStart={reachedStart}
-      loading={olderLoading}
-      error={olderError}
-      onRetry={onLoadOlder}
-      empty={rows.length === 0}
-    />
+    <div
+      data-timeline-header
+      style={alignment.topSpace > 0 ? { paddingTop: alignment.topSpace } : undefined}
+    >
+      <OlderHeader
+        reachedStart={reachedStart}
+        loading={olderLoading}
+        error={olderError}
+        onRetry={onLoadOlder}
+        empty={rows.length === 0}
+      />
+    </div>
   );
 
   return (
@@ -429,7 +441,7 @@ export const Timeline = memo(function Timeline({
           {...(initialScroll.current
             ? { initialScrollIndex: initialScroll.current }
             : { initialScrollAtEnd: !positioning })}
-          alignItemsAtEnd
+          alignItemsAtEnd={alignment.alignItemsAtEnd}
           maintainScrollAtEnd={decision.pinToEnd ? { animated: false } : false}
           maintainScrollAtEndThreshold={0.1}
           maintainVisibleContentPosition={
