@@ -11,20 +11,13 @@ import {
   type Ref,
   useCallback,
   useEffect,
-  useImperativeHandle,
-  useLayoutEffect,
   useMemo,
   useRef,
-  useState,
 } from "react";
 import type { ApiError } from "../api/client.ts";
 import { citationCopyHtml } from "../copy/citationCopyHtml.ts";
 import { selectionToMarkdown } from "../copy/selectionMarkdown.ts";
-import { warmMarkdownCache } from "../markdown/markdownBlockCache.ts";
 import { followDecision } from "./followPolicy.ts";
-import { subscribeMessageFolds } from "./messageFold.ts";
-import type { PromptMetrics } from "./plainTextLines.ts";
-import { readPromptMetrics } from "./promptMetrics.ts";
 import { revealFoldedTextOnReach } from "./revealFoldedText.ts";
 import { NewerFooter, OlderHeader } from "./TimelineEdges.tsx";
 import {
@@ -32,50 +25,20 @@ import {
   TimelineActionsContext,
   TimelineRowView,
 } from "./TimelineRowView.tsx";
+import { type TimelineHandle, useTimelineHandle } from "./timelineHandle.ts";
 import {
   buildTimelineRows,
   foldedTurnOf,
-  rowSizeClass,
   type TimelineRow,
   type TimelineRowsInput,
 } from "./timelineRows.ts";
-import { placeMountedRow, scrollRangeIntoView } from "./timelineScroll.ts";
-import { useEndAlignment } from "./useEndAlignment.ts";
 import { useFollowPolicy } from "./useFollowPolicy.ts";
+import { usePromptSizeClasses } from "./usePromptSizeClasses.ts";
 import { useStickToEnd } from "./useStickToEnd.ts";
+import { useTurnFolds } from "./useTurnFolds.ts";
+import { useWarmMarkdown } from "./useWarmMarkdown.ts";
 
-/** Imperative API for callers that need to bring a message into view (citation navigation). */
-export type TimelineHandle = {
-  /**
-   * Mounts and scrolls to a loaded message, unfolding its turn first when it is folded.
-   * Resolves false when the message is not loaded.
-   */
-  scrollToMessage(
-    messageId: string,
-    options?: { animated?: boolean; viewPosition?: number },
-  ): Promise<boolean>;
-  /** Unfolds a turn's progress updates. */
-  expandTurn(turnId: string): void;
-  /** Scrolls to the newest message (and follows a streaming reply again). */
-  scrollToEnd(options?: { animated?: boolean }): void;
-  /**
-   * Scrolls a range of text (cited words) about a third down the view. `onlyIfOutOfView`: only
-   * when no part of it is visible (a check after late row measurements).
-   */
-  revealRange(range: Range, options: { instant: boolean; onlyIfOutOfView?: boolean }): void;
-  /**
-   * Puts a mounted message row at `viewPosition` of the view at once (Back to a chip); false
-   * when the row is not mounted.
-   */
-  placeMessage(messageId: string, viewPosition: number): boolean;
-  /**
-   * Stops following a streaming reply until the reader scrolls back to the end or sends: a
-   * citation jump has taken them elsewhere.
-   */
-  holdFollowing(): void;
-  /** The scrolling element (for DOM range work), once mounted. */
-  getScrollElement(): HTMLElement | null;
-};
+export type { TimelineHandle } from "./timelineHandle.ts";
 
 /** Props of {@link Timeline}. */
 export type TimelineProps = {
@@ -168,38 +131,13 @@ export const Timeline = memo(function Timeline({
 }: TimelineProps) {
   const listRef = useRef<LegendListRef>(null);
   const wrapperRef = useRef<HTMLElement>(null);
+  const getItemType = usePromptSizeClasses(wrapperRef);
 
-  // Prompt layout for exact prompt size classes: read once a prompt is mounted, again on resize.
-  const promptMetrics = useRef<PromptMetrics | null>(null);
-  const getItemType = useCallback(
-    (row: TimelineRow) => rowSizeClass(row, promptMetrics.current),
-    [],
-  );
-  useLayoutEffect(() => {
-    const root = wrapperRef.current;
-    if (root !== null && promptMetrics.current === null) {
-      promptMetrics.current = readPromptMetrics(root);
-    }
-  });
-  useEffect(() => {
-    const root = wrapperRef.current;
-    if (root === null || typeof ResizeObserver === "undefined") return;
-    const observer = new ResizeObserver(() => {
-      promptMetrics.current = readPromptMetrics(root) ?? promptMetrics.current;
-    });
-    observer.observe(root);
-    return () => observer.disconnect();
-  }, []);
   // Reaching the clipped text of a folded long message (selection, Tab) unfolds it.
   useEffect(() => {
     const root = wrapperRef.current;
     return root === null ? undefined : revealFoldedTextOnReach(root);
   }, []);
-  const [expandedTurns, setExpandedTurns] = useState<ReadonlySet<string>>(() =>
-    turnsToUnfoldFor(placement?.messageId, { order, messagesById, turnsById, activeTurnId }),
-  );
-  // While a fold toggles, do not let "stick to the end" move the toggle out from under the pointer.
-  const [holdPosition, setHoldPosition] = useState(false);
   // Whether the view follows the end: the reader's input decides (followPolicy.ts).
   const getScroller = useCallback(() => listRef.current?.getScrollableNode() ?? null, []);
   const followPolicy = useFollowPolicy(
@@ -209,6 +147,10 @@ export const Timeline = memo(function Timeline({
     onReaderReachedEnd,
   );
   const dispatchFollow = followPolicy.dispatch;
+  const { expandedTurns, toggleTurn, expandTurn, turnFolding, messageFolding } = useTurnFolds(
+    () => turnsToUnfoldFor(placement?.messageId, { order, messagesById, turnsById, activeTurnId }),
+    dispatchFollow,
+  );
 
   const previousRows = useRef<readonly TimelineRow[]>([]);
   const rows = useMemo(() => {
@@ -220,18 +162,7 @@ export const Timeline = memo(function Timeline({
     return next;
   }, [order, messagesById, turnsById, expandedTurns, activeTurnId]);
 
-  // Parse loaded messages in idle time, nearest to the reader's direction (upwards) first.
-  const warmed = useRef(new WeakSet<Message>());
-  useEffect(() => {
-    const texts: { text: string; flavor: Message["role"] }[] = [];
-    for (let i = order.length - 1; i >= 0; i--) {
-      const message = messagesById.get(order[i]!);
-      if (!message || message.status === "streaming" || warmed.current.has(message)) continue;
-      warmed.current.add(message);
-      texts.push({ text: message.text, flavor: message.role });
-    }
-    if (texts.length > 0) warmMarkdownCache(texts);
-  }, [order, messagesById]);
+  useWarmMarkdown(order, messagesById);
 
   // Where the list opens, fixed at mount (a later placement comes with a new list: its key).
   const initialScroll = useRef<{ index: number; viewPosition: number } | null | undefined>(
@@ -246,105 +177,9 @@ export const Timeline = memo(function Timeline({
   const latest = useRef({ rows, messagesById });
   latest.current = { rows, messagesById };
 
-  const toggleTurn = useCallback(
-    (turnId: string) => {
-      dispatchFollow({ type: "fold" });
-      setHoldPosition(true);
-      setExpandedTurns((current) => {
-        const next = new Set(current);
-        if (next.has(turnId)) next.delete(turnId);
-        else next.add(turnId);
-        return next;
-      });
-    },
-    [dispatchFollow],
-  );
-
-  // A long message opening or closing changes a row's height under the reader. For a moment the
-  // list neither follows the end nor keeps a row below it still: the message then opens
-  // downwards from where the reader is, and MessageFoldToggle keeps the rows below it in place
-  // when it closes.
-  const [foldHold, setFoldHold] = useState(false);
-  useEffect(
-    () =>
-      subscribeMessageFolds(() => {
-        dispatchFollow({ type: "fold" });
-        setFoldHold(true);
-      }),
-    [dispatchFollow],
-  );
-  useEffect(() => {
-    if (!foldHold) return;
-    const timer = setTimeout(() => setFoldHold(false), 300);
-    return () => clearTimeout(timer);
-  }, [foldHold]);
-
-  useEffect(() => {
-    if (!holdPosition) return;
-    // Re-enable following once the unfolded rows have been measured.
-    const timer = setTimeout(() => setHoldPosition(false), 300);
-    return () => clearTimeout(timer);
-  }, [holdPosition]);
-
   const actions = useMemo<TimelineActions>(() => ({ toggleTurn }), [toggleTurn]);
 
-  const expandTurn = useCallback((turnId: string) => {
-    setExpandedTurns((current) => (current.has(turnId) ? current : new Set(current).add(turnId)));
-  }, []);
-
-  // scrollToMessage may need one render (unfolding) before the row exists.
-  const pendingScroll = useRef<{ id: string; run: () => void } | null>(null);
-  useEffect(() => {
-    const pending = pendingScroll.current;
-    if (pending && rows.some((row) => row.key === pending.id)) {
-      pendingScroll.current = null;
-      pending.run();
-    }
-  }, [rows]);
-
-  useImperativeHandle(
-    ref,
-    (): TimelineHandle => ({
-      scrollToMessage(messageId, options = {}) {
-        const scroll = async () => {
-          const index = latest.current.rows.findIndex((row) => row.key === messageId);
-          if (index < 0 || !listRef.current) return false;
-          await listRef.current.scrollToIndex({
-            index,
-            animated: options.animated ?? true,
-            viewPosition: options.viewPosition ?? 0.3,
-          });
-          return true;
-        };
-        const { rows: currentRows, messagesById: byId } = latest.current;
-        if (currentRows.some((row) => row.key === messageId)) return scroll();
-        const turnId = foldedTurnOf(messageId, currentRows, byId);
-        if (turnId === null) return Promise.resolve(false);
-        return new Promise<boolean>((resolve) => {
-          pendingScroll.current = { id: messageId, run: () => void scroll().then(resolve) };
-          expandTurn(turnId);
-        });
-      },
-      expandTurn,
-      holdFollowing() {
-        dispatchFollow({ type: "hold" });
-      },
-      scrollToEnd(options) {
-        dispatchFollow({ type: "follow" });
-        void listRef.current?.scrollToEnd({ animated: options?.animated ?? true });
-      },
-      revealRange(range, options) {
-        scrollRangeIntoView(getScroller(), range, options);
-      },
-      placeMessage(messageId, viewPosition) {
-        return placeMountedRow(getScroller(), messageId, viewPosition);
-      },
-      getScrollElement() {
-        return getScroller();
-      },
-    }),
-    [expandTurn, dispatchFollow, getScroller],
-  );
+  useTimelineHandle(ref, { listRef, latest, rows, expandTurn, dispatchFollow, getScroller });
 
   const onStartReached = useCallback(() => {
     if (!reachedStart) onLoadOlder();
@@ -370,8 +205,8 @@ export const Timeline = memo(function Timeline({
   // Follow new messages only while the newest range is shown and the reader has not left the end.
   const decision = followDecision(followPolicy.state, {
     positioning,
-    turnFolding: holdPosition,
-    messageFolding: foldHold,
+    turnFolding,
+    messageFolding,
     reachedEnd,
   });
   const latestDecision = useRef(decision);
@@ -395,25 +230,14 @@ export const Timeline = memo(function Timeline({
     [pinnedMessageIds],
   );
 
-  // A short thread stays bottom-aligned only while it follows: held, its rows stay still.
-  const alignment = useEndAlignment(
-    wrapperRef,
-    followPolicy.state.pressed || !followPolicy.state.following,
-  );
-
   const header = (
-    <div
-      data-timeline-header
-      style={alignment.topSpace > 0 ? { paddingTop: alignment.topSpace } : undefined}
-    >
-      <OlderHeader
-        reachedStart={reachedStart}
-        loading={olderLoading}
-        error={olderError}
-        onRetry={onLoadOlder}
-        empty={rows.length === 0}
-      />
-    </div>
+    <OlderHeader
+      reachedStart={reachedStart}
+      loading={olderLoading}
+      error={olderError}
+      onRetry={onLoadOlder}
+      empty={rows.length === 0}
+    />
   );
 
   return (
@@ -441,7 +265,7 @@ export const Timeline = memo(function Timeline({
           {...(initialScroll.current
             ? { initialScrollIndex: initialScroll.current }
             : { initialScrollAtEnd: !positioning })}
-          alignItemsAtEnd={alignment.alignItemsAtEnd}
+          alignItemsAtEnd
           maintainScrollAtEnd={decision.pinToEnd ? { animated: false } : false}
           maintainScrollAtEndThreshold={0.1}
           maintainVisibleContentPosition={

@@ -24,12 +24,12 @@ function Harness({ placed = false }: { placed?: boolean }) {
 }
 
 /** jsdom has no layout: give the scroller a position relative to its end. */
-function scrollTo(scroller: HTMLElement, distanceFromEnd: number) {
-  Object.defineProperty(scroller, "scrollHeight", { configurable: true, value: 1000 });
+function scrollTo(scroller: HTMLElement, distanceFromEnd: number, scrollHeight = 1000) {
+  Object.defineProperty(scroller, "scrollHeight", { configurable: true, value: scrollHeight });
   Object.defineProperty(scroller, "clientHeight", { configurable: true, value: 400 });
   Object.defineProperty(scroller, "scrollTop", {
     configurable: true,
-    value: 600 - distanceFromEnd,
+    value: scrollHeight - 400 - distanceFromEnd,
   });
   fireEvent.scroll(scroller);
 }
@@ -100,6 +100,21 @@ describe("useFollowPolicy", () => {
     expect(root).not.toHaveAttribute("data-following");
     scrollTo(getByTestId("scroller"), 0);
     expect(root).toHaveAttribute("data-following");
+  });
+
+  it("the list's own upward correction keeps following; a scripted move up stops it", () => {
+    const { container, getByTestId } = render(<Harness />);
+    const root = container.querySelector("section")!;
+    const scroller = getByTestId("scroller");
+    scrollTo(scroller, 0);
+    // Rows above measured 40 px smaller than estimated: the content shrinks and the view moves
+    // up 30 px with it (a reply grew 10 px meanwhile).
+    scrollTo(scroller, 10, 960);
+    expect(root).toHaveAttribute("data-following");
+    scrollTo(scroller, 0, 960);
+    // A move up with no layout change and no input we saw (a script): the reader left.
+    scrollTo(scroller, 60, 960);
+    expect(root).not.toHaveAttribute("data-following");
   });
 
   it("ignores presses outside the timeline", () => {

@@ -80,6 +80,7 @@ export function useFollowPolicy(
     let lastReaderInput = Number.NEGATIVE_INFINITY;
     let wasAtEnd = true;
     let lastScrollTop = latestScroller.current()?.scrollTop ?? 0;
+    let lastScrollHeight = latestScroller.current()?.scrollHeight ?? 0;
     const readerInput = () => {
       lastReaderInput = performance.now();
     };
@@ -116,11 +117,19 @@ export function useFollowPolicy(
       if (scroller === null || event.target !== scroller) return;
       setAwayFromEnd(distanceFromEnd(scroller) > AWAY_FROM_END_PX);
       const atEndNow = isAtEnd(scroller);
-      const movedUp = scroller.scrollTop < lastScrollTop - 1;
-      lastScrollTop = scroller.scrollTop;
-      dispatch({ type: "scrolled", atEnd: atEndNow, movedUp });
       const byReader =
         stateRef.current.pressed || performance.now() - lastReaderInput < READER_INPUT_MS;
+      // The list itself moves the view up when rows above are measured smaller than estimated,
+      // and then the content's height changes with it. A move up with the reader's input, with
+      // no layout change (a script, assistive technology), or of more than half a view, leaves
+      // the end.
+      const movedBy = lastScrollTop - scroller.scrollTop;
+      const relaidOut = scroller.scrollHeight !== lastScrollHeight;
+      lastScrollTop = scroller.scrollTop;
+      lastScrollHeight = scroller.scrollHeight;
+      const movedUp =
+        movedBy > 1 && (byReader || !relaidOut || movedBy > scroller.clientHeight / 2);
+      dispatch({ type: "scrolled", atEnd: atEndNow, movedUp });
       if (atEndNow && !wasAtEnd && byReader) latestReachedEnd.current?.();
       wasAtEnd = atEndNow;
     };
