@@ -152,8 +152,10 @@ test("a caret selection opens the toolbar; the toolbar is reached by key, Escape
   await expect(cite).toBeFocused();
   await page.keyboard.press("Escape");
   await expect(toolbar).toBeHidden();
-  // Focus is back on the page, where it was, and the selection is unchanged.
-  await expect(page.locator("body")).toBeFocused();
+  // Focus was on the page (<body>): it goes to the selection's message instead, so a keyboard
+  // user is still in the thread (issue 21 item 6), and the selection is unchanged.
+  await expect(page.locator("body")).not.toBeFocused();
+  await expect(page.locator('[data-role="assistant"][data-kind="answer"]').last()).toBeFocused();
   expect(await page.evaluate(() => window.getSelection()!.toString())).toBe(expected);
 
   // Extending the selection again re-opens it; Alt+F10 also goes to the toolbar.

@@ -2,8 +2,10 @@ import type { AssistantCitation } from "@app/citations";
 import { cleanup, render, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { AssistantCitationSource } from "./AssistantCitationSource.tsx";
-import { citationHighlightClock } from "./assistantCitationNavigation.ts";
+import { createCitationHighlightClocks } from "./citationHighlightClocks.ts";
 import { NAVIGATION_WARNINGS } from "./navigationMachine.ts";
+
+const clocks = createCitationHighlightClocks();
 
 afterEach(() => {
   cleanup();
@@ -25,6 +27,11 @@ function citationFor(text: string, extra: Partial<AssistantCitation> = {}): Assi
   };
 }
 
+/** jsdom has no layout: the timeline's scrolling (TimelineHandle.revealRange) runs in e2e. */
+function revealInElement(range: Range) {
+  range.startContainer.parentElement?.setAttribute("data-revealed", "true");
+}
+
 function Row({ text }: { text: string }) {
   return (
     <article data-message-id="m1">
@@ -42,8 +49,9 @@ function renderSource(text: string, citation: AssistantCitation, activationId: s
       <Row text={text} />
       <AssistantCitationSource
         citation={citation}
-        activationId={activationId}
+        clock={clocks.clockFor(activationId)}
         getScrollElement={() => null}
+        revealRange={revealInElement}
         onSettled={onSettled}
       />
     </>,
@@ -83,7 +91,7 @@ describe("AssistantCitationSource (no Highlight API: owned selection fallback)",
     document.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape" }));
     expect(document.getSelection()?.toString()).toBe("");
     expect(row().hasAttribute("data-citation-highlighted")).toBe(false);
-    expect(citationHighlightClock("s2").finished).toBe(true);
+    expect(clocks.clockFor("s2").finished).toBe(true);
     first.unmount();
     const again = renderSource("Alpha beta.", citation, "s2");
     await waitFor(() => expect(again.onSettled).toHaveBeenCalledWith(null));
@@ -111,8 +119,9 @@ describe("AssistantCitationSource (no Highlight API: owned selection fallback)",
       <AssistantCitationSource
         key={key}
         citation={citation}
-        activationId="s9"
+        clock={clocks.clockFor("s9")}
         getScrollElement={() => null}
+        revealRange={revealInElement}
         onSettled={onSettled}
       />
     );
@@ -144,8 +153,9 @@ describe("AssistantCitationSource (no Highlight API: owned selection fallback)",
     const source = (
       <AssistantCitationSource
         citation={citation}
-        activationId="s6"
+        clock={clocks.clockFor("s6")}
         getScrollElement={() => null}
+        revealRange={revealInElement}
         onSettled={onSettled}
       />
     );
@@ -178,8 +188,9 @@ describe("AssistantCitationSource (no Highlight API: owned selection fallback)",
     const source = (
       <AssistantCitationSource
         citation={citationFor("beta", { start: 6, end: 10 })}
-        activationId="s7"
+        clock={clocks.clockFor("s7")}
         getScrollElement={() => null}
+        revealRange={revealInElement}
         onSettled={onSettled}
       />
     );

@@ -1,24 +1,17 @@
 import type { AssistantCitation } from "@app/citations";
 import { useEffect, useRef, useState } from "react";
-import { isLiveSourceRange } from "../ui/liveSourceRange.ts";
-import { citationHighlightClock } from "./assistantCitationNavigation.ts";
-import { resolveAssistantCitationRange } from "./assistantTextSelection.ts";
-import { citationHighlightDuration, citationHighlightOpacity } from "./citationHighlightTiming.ts";
-import { createSourceHighlight, type SourceHighlight } from "./citationSourceHighlight.ts";
-import { NAVIGATION_WARNINGS } from "./navigationMachine.ts";
-
-/**
- * How long to wait for the source row to mount. The message is loaded by then, so running out
- * means it could not be shown (never that it is gone: only the server says that).
- */
-const MOUNT_TIMEOUT_MS = 3000;
+import type { CitationHighlightClock } from "./citationHighlightClocks.ts";
+import { revealCitationSource } from "./revealCitationSource.ts";
 
 /** Props of {@link AssistantCitationSource}. */
 export type AssistantCitationSourceProps = {
   citation: AssistantCitation;
-  activationId: string;
+  /** The activation's highlight clock (useCitationActivation owns it). */
+  clock: CitationHighlightClock;
   /** The timeline's scrolling element (where the source row lives). */
   getScrollElement(): HTMLElement | null;
+  /** Asks the timeline to bring the range into view (TimelineHandle.revealRange). */
+  revealRange(range: Range, options: { instant: boolean; onlyIfOutOfView?: boolean }): void;
   /** Called once the text is revealed (or cannot be), so positioning can end. */
   onSettled(warning: string | null): void;
   /** Scroll to the text at once (a deep jump: the timeline was just placed there). */
@@ -29,207 +22,36 @@ function prefersReducedMotion(): boolean {
   return typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
 }
 
-function sourceBody(messageId: string): Element | null {
-  return document.querySelector(`[data-assistant-citation-source="${CSS.escape(messageId)}"]`);
-}
-
-/** Scrolls `scroller` so the range sits about a third down its viewport. */
-function scrollRangeIntoView(scroller: HTMLElement | null, range: Range, instant: boolean): void {
-  // Without range geometry (old engines, jsdom) or a scroller, scroll the text's element.
-  if (!scroller || typeof range.getBoundingClientRect !== "function") {
-    range.startContainer.parentElement?.scrollIntoView?.({
-      block: "center",
-      behavior: instant ? "instant" : "smooth",
-    });
-    return;
-  }
-  if (typeof scroller.scrollTo !== "function") return;
-  const rect = range.getBoundingClientRect();
-  const box = scroller.getBoundingClientRect();
-  const offset = rect.top - box.top - Math.max(0, (box.height - rect.height) / 3);
-  scroller.scrollTo({
-    top: Math.max(0, scroller.scrollTop + offset),
-    behavior: instant ? "instant" : "smooth",
-  });
-}
-
 /**
- * Moves keyboard focus to the source message (articles are `tabindex=-1`), without scrolling:
- * the text was just placed where it should be.
- */
-function focusSourceRow(range: Range): void {
-  const node = range.startContainer;
-  const element = node instanceof Element ? node : node.parentElement;
-  const row = element?.closest<HTMLElement>("[data-message-id]");
-  if (row && typeof row.focus === "function") row.focus({ preventScroll: true });
-}
-
-/** When the revealed text is checked again (ms after the first scroll). */
-const FOLLOW_UP_DELAYS_MS = [700, 1300, 2000];
-
-/** True when no part of the range is inside the scroller's visible box. */
-function isOutOfView(range: Range, scroller: HTMLElement): boolean {
-  if (typeof range.getBoundingClientRect !== "function") return false;
-  const rect = range.getBoundingClientRect();
-  const box = scroller.getBoundingClientRect();
-  return rect.bottom <= box.top || rect.top >= box.bottom;
-}
-
-/**
- * Reveals a cited source once its row is mounted: resolves the DOM range of the quote, scrolls
- * it into view (smoothly, or instantly under reduced motion) and pulses only that text through
- * the `assistant-citation` highlight. The activation's clock (owned by navigation) decides
- * timing: range repairs keep it, remounting resumes the remaining time, and an expired or
- * dismissed highlight never comes back. Escape dismisses it. Renders nothing.
+ * Runs {@link revealCitationSource} for one activation while mounted (key it by the activation
+ * id). Renders nothing.
  */
 export function AssistantCitationSource({
   citation,
-  activationId,
+  clock,
   getScrollElement,
+  revealRange,
   onSettled,
   instant = false,
 }: AssistantCitationSourceProps) {
-  const latest = useRef({ getScrollElement, onSettled });
-  latest.current = { getScrollElement, onSettled };
+  const latest = useRef({ getScrollElement, revealRange, onSettled });
+  latest.current = { getScrollElement, revealRange, onSettled };
 
-  useEffect(() => {
-    const clock = citationHighlightClock(activationId);
-    const reduced = prefersReducedMotion();
-    const scrollInstantly = reduced || instant;
-    let disposed = false;
-    let highlight: SourceHighlight | null = null;
-    let frame = 0;
-    let observer: MutationObserver | null = null;
-    let settled = false;
-    const settle = (warning: string | null) => {
-      if (settled) return;
-      settled = true;
-      latest.current.onSettled(warning);
-    };
-
-    const stopHighlight = (finished: boolean) => {
-      if (finished) clock.finished = true;
-      cancelAnimationFrame(frame);
-      observer?.disconnect();
-      observer = null;
-      highlight?.dispose();
-      highlight = null;
-    };
-
-    const tick = () => {
-      if (disposed || !highlight || clock.startedAt === null) return;
-      const elapsed = performance.now() - clock.startedAt;
-      if (elapsed >= citationHighlightDuration(reduced)) {
-        stopHighlight(true);
-        return;
-      }
-      highlight.setOpacity(citationHighlightOpacity(elapsed, reduced));
-      frame = requestAnimationFrame(tick);
-    };
-
-    const repair = () => {
-      if (!highlight) return;
-      const current = currentRange;
-      if (current && isLiveSourceRange(current, citation.messageId)) return;
-      const body = sourceBody(citation.messageId);
-      const resolved = body ? resolveAssistantCitationRange(body, citation) : null;
-      if (resolved?.status !== "found") {
-        // The source row is gone (or reused for another message): paint nothing until it is back.
-        if (current) highlight.hide();
-        currentRange = null;
-        return;
-      }
-      currentRange = resolved.range;
-      highlight.update(resolved.range);
-    };
-
-    // Rows around the source may still be measured after the first scroll (their estimated
-    // heights become real ones) and push the text out of view: look again a few times and
-    // bring it back, unless the reader has started to scroll or type meanwhile.
-    const followUps: ReturnType<typeof setTimeout>[] = [];
-    let readerMoved = false;
-    const onReaderMove = () => {
-      readerMoved = true;
-    };
-    const followUp = () => {
-      for (const delay of FOLLOW_UP_DELAYS_MS) {
-        followUps.push(
-          setTimeout(() => {
-            const scroller = latest.current.getScrollElement();
-            if (
-              disposed ||
-              readerMoved ||
-              !scroller ||
-              !currentRange ||
-              !isLiveSourceRange(currentRange, citation.messageId)
-            ) {
-              return;
-            }
-            if (isOutOfView(currentRange, scroller)) {
-              scrollRangeIntoView(scroller, currentRange, true);
-            }
-          }, delay),
-        );
-      }
-    };
-    window.addEventListener("wheel", onReaderMove, { passive: true });
-    window.addEventListener("touchmove", onReaderMove, { passive: true });
-    window.addEventListener("keydown", onReaderMove);
-
-    let currentRange: Range | null = null;
-    const reveal = (body: Element) => {
-      const resolved = resolveAssistantCitationRange(body, citation);
-      if (resolved.status === "missing") return settle(NAVIGATION_WARNINGS.changed);
-      if (resolved.status === "ambiguous") return settle(NAVIGATION_WARNINGS.ambiguous);
-      currentRange = resolved.range;
-      scrollRangeIntoView(latest.current.getScrollElement(), resolved.range, scrollInstantly);
-      followUp();
-      focusSourceRow(resolved.range);
-      settle(null);
-      if (clock.finished) return;
-      if (clock.startedAt === null) clock.startedAt = performance.now();
-      highlight = createSourceHighlight(resolved.range);
-      tick();
-      // The row may re-render (streaming, remount): follow the text with the original clock.
-      const root = latest.current.getScrollElement() ?? document.body;
-      observer = new MutationObserver(repair);
-      observer.observe(root, {
-        subtree: true,
-        childList: true,
-        characterData: true,
-        attributes: true,
-        attributeFilter: ["data-assistant-citation-source"],
-      });
-    };
-
-    // Wait for the row to mount (the timeline was asked to render it).
-    const startedWaiting = performance.now();
-    const waitForBody = () => {
-      if (disposed) return;
-      const body = sourceBody(citation.messageId);
-      if (body) return reveal(body);
-      if (performance.now() - startedWaiting > MOUNT_TIMEOUT_MS) {
-        return settle(NAVIGATION_WARNINGS.notShown);
-      }
-      frame = requestAnimationFrame(waitForBody);
-    };
-    waitForBody();
-
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key === "Escape" && highlight) stopHighlight(true);
-    };
-    document.addEventListener("keydown", onKeyDown);
-    return () => {
-      disposed = true;
-      for (const timer of followUps) clearTimeout(timer);
-      window.removeEventListener("wheel", onReaderMove);
-      window.removeEventListener("touchmove", onReaderMove);
-      window.removeEventListener("keydown", onReaderMove);
-      document.removeEventListener("keydown", onKeyDown);
-      // Unmounting pauses nothing: the clock keeps running, a remount resumes what is left.
-      stopHighlight(false);
-    };
-  }, [citation, activationId, instant]);
+  useEffect(
+    () =>
+      revealCitationSource({
+        citation,
+        clock,
+        instant,
+        reducedMotion: prefersReducedMotion(),
+        timeline: {
+          getScrollElement: () => latest.current.getScrollElement(),
+          revealRange: (range, options) => latest.current.revealRange(range, options),
+        },
+        onSettled: (warning) => latest.current.onSettled(warning),
+      }),
+    [citation, clock, instant],
+  );
 
   return null;
 }
@@ -248,9 +70,25 @@ export function AssistantCitationWarning({
   onRetry?: () => void;
 }) {
   const [visible, setVisible] = useState(true);
+  // The reader's focus was on what started the jump (a chip, often re-rendered away): it moves
+  // to the warning, whose Dismiss button is next, unless they are typing somewhere.
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const active = document.activeElement;
+    const typing =
+      active instanceof HTMLElement &&
+      (active.isContentEditable || active.tagName === "INPUT" || active.tagName === "TEXTAREA");
+    if (!typing) ref.current?.focus({ preventScroll: true });
+  }, []);
   if (!visible) return null;
   return (
-    <div className="notice notice--warning thread-view__notice" role="status">
+    <div
+      ref={ref}
+      className="notice notice--warning thread-view__notice"
+      role="status"
+      tabIndex={-1}
+      data-citation-warning
+    >
       {message}{" "}
       {onRetry ? (
         <button type="button" className="link-button" onClick={onRetry}>

@@ -1,8 +1,9 @@
 /**
  * The way back and forward after a jump, as Slack and Discord offer it: **Back to where you
  * were** (after a chip click; it is the browser's Back, so both return to the clicked chip) and
- * **Jump to latest** (while a detached window of older history is shown; one step back to the
- * newest messages). Floats over the bottom of the timeline.
+ * **Jump to latest** (while a detached window of older history is shown, or the reader is away
+ * from the end; one step back to the newest messages). Floats over the bottom of the timeline,
+ * as compact one-line pills.
  */
 import { memo } from "react";
 
@@ -11,7 +12,7 @@ export type JumpControlsProps = {
   /** Show "Back to where you were". */
   canGoBack: boolean;
   /** Show "Jump to latest". */
-  detached: boolean;
+  showJumpToLatest: boolean;
   onBack(): void;
   onJumpToLatest(): void;
 };
@@ -19,11 +20,11 @@ export type JumpControlsProps = {
 /** The floating jump buttons; renders nothing when neither applies. */
 export const JumpControls = memo(function JumpControls({
   canGoBack,
-  detached,
+  showJumpToLatest,
   onBack,
   onJumpToLatest,
 }: JumpControlsProps) {
-  if (!canGoBack && !detached) return null;
+  if (!canGoBack && !showJumpToLatest) return null;
   return (
     <div className="jump-controls">
       {canGoBack ? (
@@ -31,9 +32,15 @@ export const JumpControls = memo(function JumpControls({
           <span aria-hidden="true">↩ </span>Back to where you were
         </button>
       ) : null}
-      {detached ? (
-        <button type="button" className="jump-controls__button" onClick={onJumpToLatest}>
-          Jump to latest<span aria-hidden="true"> ↓</span>
+      {showJumpToLatest ? (
+        <button
+          type="button"
+          className="jump-controls__button jump-controls__button--latest"
+          onClick={onJumpToLatest}
+          aria-label="Jump to latest"
+          title="Jump to latest"
+        >
+          <span aria-hidden="true">↓</span>
         </button>
       ) : null}
     </div>

@@ -3,8 +3,6 @@
  * `#assistant-citation=<base64url of the citation URI>` (the encoding keeps the router's hash
  * normalization from decoding quote whitespace or source ids), and a fresh activation id in the
  * navigation state on every click so the same link can reveal its source again after dismissal.
- * Also keeps each activation's highlight clock, so the highlight's start time and completion
- * belong to the navigation, not to whichever component happens to be mounted.
  */
 import {
   type AssistantCitation,
@@ -46,9 +44,23 @@ export function newCitationActivationId(): string {
 export type AssistantCitationActivation = { citation: AssistantCitation; activationId: string };
 
 /**
- * The activation a location asks for: the citation in its hash, and the activation id from its
- * navigation state (a direct page load has none: the history entry key stands in, so a reload
- * reveals the source once more).
+ * The activation id a history entry's state carries: the chip click's, or (a direct page load
+ * has none) the entry key standing in, so a reload reveals the source once more.
+ */
+export function citationActivationIdOf(entryState: unknown): string {
+  const state = (entryState ?? {}) as Record<string, unknown>;
+  const fromState = state[CITATION_ACTIVATION_STATE_KEY];
+  const key = state.__TSR_key ?? state.key;
+  return typeof fromState === "string"
+    ? fromState
+    : typeof key === "string"
+      ? `entry-${key}`
+      : "initial";
+}
+
+/**
+ * The activation a location asks for: the citation in its hash, and the activation id of its
+ * history entry ({@link citationActivationIdOf}).
  */
 export function readAssistantCitationActivation(location: {
   hash: string;
@@ -56,16 +68,7 @@ export function readAssistantCitationActivation(location: {
 }): AssistantCitationActivation | null {
   const citation = parseAssistantCitationHash(location.hash);
   if (citation === null) return null;
-  const state = (location.state ?? {}) as Record<string, unknown>;
-  const fromState = state[CITATION_ACTIVATION_STATE_KEY];
-  const key = state.__TSR_key ?? state.key;
-  const activationId =
-    typeof fromState === "string"
-      ? fromState
-      : typeof key === "string"
-        ? `entry-${key}`
-        : "initial";
-  return { citation, activationId };
+  return { citation, activationId: citationActivationIdOf(location.state) };
 }
 
 /**
@@ -177,29 +180,4 @@ export function useAssistantCitationNavigator(here: {
     },
     [navigate, threadId],
   );
-}
-
-/** Highlight lifetime of one activation, owned by navigation. */
-export type CitationHighlightClock = {
-  /** `performance.now()` when the highlight first started; null until the text was found. */
-  startedAt: number | null;
-  /** True once it ran out or was dismissed: it never revives. */
-  finished: boolean;
-};
-
-const clocks = new Map<string, CitationHighlightClock>();
-const MAX_CLOCKS = 50;
-
-/** The clock of an activation (created on first use; old ones are forgotten FIFO). */
-export function citationHighlightClock(activationId: string): CitationHighlightClock {
-  let clock = clocks.get(activationId);
-  if (!clock) {
-    clock = { startedAt: null, finished: false };
-    clocks.set(activationId, clock);
-    if (clocks.size > MAX_CLOCKS) {
-      const oldest = clocks.keys().next().value;
-      if (oldest !== undefined) clocks.delete(oldest);
-    }
-  }
-  return clock;
 }

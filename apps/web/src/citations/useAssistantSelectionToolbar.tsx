@@ -204,11 +204,14 @@ export function useAssistantSelectionToolbar({
     observerRef.current?.dismiss();
     setShown(null);
     if (back === null) return;
-    if (back.focus instanceof HTMLElement && back.focus.isConnected) {
-      back.focus.focus({ preventScroll: true });
-    } else if (document.activeElement instanceof HTMLElement) {
-      document.activeElement.blur();
-    }
+    // Focus goes back where it was, or (it was on <body>, or its element is gone) to the
+    // selection's message, so it never drops to <body>.
+    const before =
+      back.focus instanceof HTMLElement && back.focus.isConnected && back.focus !== document.body
+        ? back.focus
+        : messageRowOf(back.range);
+    if (before !== null) before.focus({ preventScroll: true });
+    else if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
     // Focusing the button normally leaves the selection alone; put it back only if it moved.
     const selection = document.getSelection();
     const now = selection && selection.rangeCount > 0 ? selection.getRangeAt(0) : null;
@@ -305,4 +308,11 @@ export function useAssistantSelectionToolbar({
       </div>
     </>
   );
+}
+
+/** The message article (`tabindex=-1`) holding the start of `range`, or null. */
+function messageRowOf(range: Range | null): HTMLElement | null {
+  const node = range?.startContainer ?? null;
+  const element = node instanceof Element ? node : (node?.parentElement ?? null);
+  return element?.closest<HTMLElement>("[data-message-id]") ?? null;
 }

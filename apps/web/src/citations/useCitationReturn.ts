@@ -18,7 +18,8 @@ export type UseCitationReturnOptions = {
   loadAround(messageId: string): Promise<{ status: "loaded" | "missing" | "failed" }>;
   /** Starts a timeline session with a message at a place in the view. */
   showMessage(placement: { messageId: string; viewPosition: number }): void;
-  getScrollElement(): HTMLElement | null;
+  /** Asks the timeline to put a mounted row at a place in the view (TimelineHandle.placeMessage). */
+  placeMessage(messageId: string, viewPosition: number): boolean;
 };
 
 /** Restores a chip's place on Back; says whether "Back to where you were" applies. */
@@ -28,7 +29,7 @@ export function useCitationReturn({
   isLoaded,
   loadAround,
   showMessage,
-  getScrollElement,
+  placeMessage,
 }: UseCitationReturnOptions): { canGoBack: boolean; goBack(): void } {
   const returnKey = useLocation({ select: citationReturnKey });
   useEffect(() => {
@@ -38,7 +39,7 @@ export function useCitationReturn({
     let cancelled = false;
     const place = () => {
       if (cancelled) return;
-      if (!placeMountedRow(getScrollElement(), point)) {
+      if (!placeMessage(point.messageId, point.viewPosition)) {
         showMessage({ messageId: point.messageId, viewPosition: point.viewPosition });
       }
       focusChipWhenMounted(point.messageId, point.href);
@@ -48,7 +49,7 @@ export function useCitationReturn({
     return () => {
       cancelled = true;
     };
-  }, [returnKey, ready, threadId, isLoaded, loadAround, showMessage, getScrollElement]);
+  }, [returnKey, ready, threadId, isLoaded, loadAround, showMessage, placeMessage]);
   const canGoBack = useLocation({ select: (location) => cameFromCitationChip(location.state) });
   const goBack = useCallback(() => window.history.back(), []);
   return { canGoBack, goBack };
@@ -61,23 +62,6 @@ function citationReturnKey(location: { state: unknown }): string | null {
   const state = (location.state ?? {}) as Record<string, unknown>;
   const key = String(state.__TSR_key ?? state.key ?? "");
   return `${key}\u0000${JSON.stringify({ citationReturn: point })}`;
-}
-
-/**
- * Puts a mounted message row back at its return point's place in the view without remounting
- * the list; false when the row is not mounted. Needs a live DOM.
- */
-function placeMountedRow(
-  scroller: HTMLElement | null,
-  point: { messageId: string; viewPosition: number },
-): boolean {
-  const row = scroller?.querySelector(`[data-message-id="${CSS.escape(point.messageId)}"]`);
-  if (!scroller || !row) return false;
-  const rect = row.getBoundingClientRect();
-  const box = scroller.getBoundingClientRect();
-  const wantedTop = box.top + point.viewPosition * Math.max(0, box.height - rect.height);
-  scroller.scrollTo({ top: scroller.scrollTop + rect.top - wantedTop, behavior: "instant" });
-  return true;
 }
 
 /** Focuses the chip (by href) in a message row once the row is mounted (a few frames at most). */

@@ -1,5 +1,5 @@
 import type { AssistantCitation } from "@app/citations";
-import { Link, useLocation } from "@tanstack/react-router";
+import { Link } from "@tanstack/react-router";
 import { lazy, memo, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import {
   AssistantCitationSource,
@@ -8,7 +8,6 @@ import {
 import {
   AssistantCitationNavigationContext,
   type AssistantCitationNavigator,
-  readAssistantCitationActivation,
   useAssistantCitationNavigator,
 } from "../citations/assistantCitationNavigation.ts";
 import {
@@ -22,9 +21,11 @@ import {
 } from "../citations/citationScope.ts";
 import { JumpControls } from "../citations/JumpControls.tsx";
 import { useAssistantSelectionToolbar } from "../citations/useAssistantSelectionToolbar.tsx";
+import { useCitationActivation } from "../citations/useCitationActivation.ts";
 import { useCitationReturn } from "../citations/useCitationReturn.ts";
 import type { ComposerHandle } from "../composer/Composer.tsx";
 import { StopTurnButton } from "../composer/StopTurnButton.tsx";
+import { focusMessageWhenMounted } from "../timeline/focusMessage.ts";
 import { Timeline, type TimelineHandle } from "../timeline/Timeline.tsx";
 import { useAssistantCitationTarget } from "./useAssistantCitationTarget.ts";
 import { useIdleOnce } from "./useIdleOnce.ts";
@@ -135,23 +136,7 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
   );
 
   // Citation navigation: `#assistant-citation=` plus the activation id of this navigation.
-  // Each arrival at a citation location is a new visit (Forward after Back reveals it again).
-  const activationKey = useLocation({ select: citationActivationKey });
-  const visits = useRef({ key: null as string | null, count: 0 });
-  if (visits.current.key !== activationKey) {
-    visits.current = { key: activationKey, count: visits.current.count + 1 };
-  }
-  const visit = visits.current.count;
-  const activation = useMemo(() => {
-    if (activationKey === null) return null;
-    const [hash = "", activationId = ""] = activationKey.split("\u0000");
-    const parsed = readAssistantCitationActivation({
-      hash,
-      state: { citationActivation: `${activationId}#${visit}` },
-    });
-    // A citation of another thread names this route only when opened as a link: not ours.
-    return parsed !== null && parsed.citation.threadId === threadId ? parsed : null;
-  }, [activationKey, visit, threadId]);
+  const { activation, clockFor, leaveCitation } = useCitationActivation(here);
 
   // A citation jump leaves the end: a reply streaming meanwhile must not pull the view back.
   useEffect(() => {
@@ -176,7 +161,18 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
     },
   });
 
+  // Other modules never scroll the timeline themselves: they ask it (timeline/README.md).
   const getScrollElement = useCallback(() => timelineRef.current?.getScrollElement() ?? null, []);
+  const revealRange = useCallback(
+    (range: Range, options: { instant: boolean; onlyIfOutOfView?: boolean }) =>
+      timelineRef.current?.revealRange(range, options),
+    [],
+  );
+  const placeMessage = useCallback(
+    (messageId: string, viewPosition: number) =>
+      timelineRef.current?.placeMessage(messageId, viewPosition) ?? false,
+    [],
+  );
   const announcement =
     target.state.phase === "settled" && target.state.warning === null
       ? "Showing the cited text."
@@ -191,7 +187,7 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
     isLoaded,
     loadAround,
     showMessage,
-    getScrollElement,
+    placeMessage,
   });
 
   // Edges of the range in view load as the reader scrolls; while a citation is being
@@ -208,6 +204,35 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
     const range = viewRangeRef.current;
     if (!positioningRef.current && range) void loadEdge(range, "newer");
   }, [loadEdge]);
+
+  // Jump to latest: leave the citation location (a reload then lands here too), show the
+  // newest messages (a new session for a detached window, else a scroll) and follow again;
+  // focus goes to the newest message, never to <body> as the button disappears.
+  const [awayFromEnd, setAwayFromEnd] = useState(false);
+  const newestId = state.ranges[state.ranges.length - 1]?.ids.at(-1) ?? null;
+  const newestIdRef = useRef(newestId);
+  newestIdRef.current = newestId;
+  const jumpToLatest = useCallback(() => {
+    leaveCitation();
+    if (detachedRef.current) showNewest();
+    else timelineRef.current?.scrollToEnd({ animated: false });
+    const newest = newestIdRef.current;
+    if (newest !== null) focusMessageWhenMounted(newest);
+  }, [leaveCitation, showNewest]);
+
+  // A dismissed warning ends the visit: the URL leaves the citation, and focus goes to the
+  // composer (the warning and its Dismiss button are gone).
+  const { dismissWarning: dismissTargetWarning } = target;
+  const activationRef = useRef(activation);
+  activationRef.current = activation;
+  const dismissWarning = useCallback(() => {
+    const cited = activationRef.current?.citation.messageId ?? null;
+    dismissTargetWarning();
+    leaveCitation();
+    // The composer mounts after the first rows; until then the cited message takes focus.
+    if (composerRef.current) composerRef.current.focus();
+    else if (cited !== null) focusMessageWhenMounted(cited);
+  }, [dismissTargetWarning, leaveCitation]);
 
   const title = state.thread?.title ?? (load.status === "loading" ? "Loading…" : "Thread");
   useEffect(() => {
@@ -256,7 +281,7 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
         <AssistantCitationWarning
           key={`${target.dataVersion}:${target.warning}`}
           message={target.warning}
-          onDismiss={target.dismissWarning}
+          onDismiss={dismissWarning}
           {...(target.canRetry ? { onRetry: target.retry } : {})}
         />
       ) : null}
@@ -272,8 +297,9 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
         <AssistantCitationSource
           key={activation.activationId}
           citation={activation.citation}
-          activationId={activation.activationId}
+          clock={clockFor(activation.activationId)}
           getScrollElement={getScrollElement}
+          revealRange={revealRange}
           onSettled={target.onSettled}
           instant={target.instant}
         />
@@ -318,14 +344,16 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
                 positioning={target.positioning}
                 {...(target.pinnedMessageIds ? { pinnedMessageIds: target.pinnedMessageIds } : {})}
                 {...(target.dataVersion !== undefined ? { dataVersion: target.dataVersion } : {})}
+                onAwayFromEndChange={setAwayFromEnd}
+                onReaderReachedEnd={leaveCitation}
               />
             )}
             {load.status === "ready" ? (
               <JumpControls
                 canGoBack={canGoBack}
-                detached={view.detached}
+                showJumpToLatest={view.detached || awayFromEnd}
                 onBack={goBack}
-                onJumpToLatest={showNewest}
+                onJumpToLatest={jumpToLatest}
               />
             ) : null}
           </div>
@@ -352,12 +380,6 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
       {selectionToolbar}
     </section>
   );
-}
-
-/** The citation hash and activation id of a location, as one comparable string (or null). */
-function citationActivationKey(location: { hash: string; state: unknown }): string | null {
-  const activation = readAssistantCitationActivation(location);
-  return activation === null ? null : `${location.hash}\u0000${activation.activationId}`;
 }
 
 const EMPTY_ORDER: readonly string[] = [];

@@ -30,6 +30,8 @@ const timeline: TimelineHandle = {
   expandTurn: vi.fn(),
   scrollToEnd: vi.fn(),
   holdFollowing: vi.fn(),
+  revealRange: vi.fn(),
+  placeMessage: vi.fn(() => false),
   getScrollElement: () => null,
 };
 

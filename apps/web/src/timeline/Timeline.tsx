@@ -11,57 +11,34 @@ import {
   type Ref,
   useCallback,
   useEffect,
-  useImperativeHandle,
-  useLayoutEffect,
   useMemo,
   useRef,
-  useState,
 } from "react";
 import type { ApiError } from "../api/client.ts";
 import { citationCopyHtml } from "../copy/citationCopyHtml.ts";
 import { selectionToMarkdown } from "../copy/selectionMarkdown.ts";
-import { warmMarkdownCache } from "../markdown/markdownBlockCache.ts";
-import { subscribeMessageFolds } from "./messageFold.ts";
-import type { PromptMetrics } from "./plainTextLines.ts";
-import { readPromptMetrics } from "./promptMetrics.ts";
+import { followDecision } from "./followPolicy.ts";
 import { revealFoldedTextOnReach } from "./revealFoldedText.ts";
+import { NewerFooter, OlderHeader } from "./TimelineEdges.tsx";
 import {
   type TimelineActions,
   TimelineActionsContext,
   TimelineRowView,
 } from "./TimelineRowView.tsx";
+import { type TimelineHandle, useTimelineHandle } from "./timelineHandle.ts";
 import {
   buildTimelineRows,
   foldedTurnOf,
-  rowSizeClass,
   type TimelineRow,
   type TimelineRowsInput,
 } from "./timelineRows.ts";
-import { useFollowHold } from "./useFollowHold.ts";
+import { useFollowPolicy } from "./useFollowPolicy.ts";
+import { usePromptSizeClasses } from "./usePromptSizeClasses.ts";
 import { useStickToEnd } from "./useStickToEnd.ts";
+import { useTurnFolds } from "./useTurnFolds.ts";
+import { useWarmMarkdown } from "./useWarmMarkdown.ts";
 
-/** Imperative API for callers that need to bring a message into view (citation navigation). */
-export type TimelineHandle = {
-  /**
-   * Mounts and scrolls to a loaded message, unfolding its turn first when it is folded.
-   * Resolves false when the message is not loaded.
-   */
-  scrollToMessage(
-    messageId: string,
-    options?: { animated?: boolean; viewPosition?: number },
-  ): Promise<boolean>;
-  /** Unfolds a turn's progress updates. */
-  expandTurn(turnId: string): void;
-  /** Scrolls to the newest message (and follows a streaming reply again). */
-  scrollToEnd(options?: { animated?: boolean }): void;
-  /**
-   * Stops following a streaming reply until the reader scrolls back to the end or sends: a
-   * citation jump has taken them elsewhere.
-   */
-  holdFollowing(): void;
-  /** The scrolling element (for DOM range work), once mounted. */
-  getScrollElement(): HTMLElement | null;
-};
+export type { TimelineHandle } from "./timelineHandle.ts";
 
 /** Props of {@link Timeline}. */
 export type TimelineProps = {
@@ -98,6 +75,10 @@ export type TimelineProps = {
   pinnedMessageIds?: readonly string[];
   /** Changing this makes the list recalculate without new data (e.g. a navigation activation id). */
   dataVersion?: Key;
+  /** Told whether the reader is away from the end of the list (for **Jump to latest**). */
+  onAwayFromEndChange?: (away: boolean) => void;
+  /** Called when the reader's own scrolling brings the view back to the end. */
+  onReaderReachedEnd?: () => void;
   ref?: Ref<TimelineHandle>;
 };
 
@@ -105,78 +86,6 @@ const keyExtractor = (row: TimelineRow) => row.key;
 const renderItem = ({ item }: LegendListRenderItemProps<TimelineRow>) => (
   <TimelineRowView row={item} />
 );
-
-/** A history page that failed to load, at either edge, with Retry. */
-function EdgeError({
-  what,
-  error,
-  onRetry,
-}: {
-  what: "earlier" | "newer";
-  error: ApiError;
-  onRetry(): void;
-}) {
-  return (
-    <div className="timeline-edge" role="alert">
-      Could not load {what} messages: {error.message}{" "}
-      <button type="button" className="link-button" onClick={onRetry}>
-        Retry
-      </button>
-    </div>
-  );
-}
-
-function OlderHeader({
-  reachedStart,
-  loading,
-  error,
-  onRetry,
-  empty,
-}: {
-  reachedStart: boolean;
-  loading: boolean;
-  error: ApiError | null;
-  onRetry(): void;
-  empty: boolean;
-}) {
-  if (error) return <EdgeError what="earlier" error={error} onRetry={onRetry} />;
-  if (loading) {
-    return (
-      <div className="timeline-edge" aria-live="polite">
-        Loading earlier messages…
-      </div>
-    );
-  }
-  if (reachedStart && !empty) {
-    return (
-      <div className="timeline-edge timeline-edge--start" data-timeline-start>
-        Beginning of thread
-      </div>
-    );
-  }
-  return <div className="timeline-edge" />;
-}
-
-function NewerFooter({
-  reachedEnd,
-  loading,
-  error,
-  onRetry,
-}: {
-  reachedEnd: boolean;
-  loading: boolean;
-  error: ApiError | null;
-  onRetry(): void;
-}) {
-  if (reachedEnd) return null;
-  if (error) return <EdgeError what="newer" error={error} onRetry={onRetry} />;
-  // Always the same height, loading or not, so rows above do not move when it changes.
-  return (
-    <div className="timeline-edge" aria-live="polite">
-      {loading ? "Loading newer messages…" : ""}
-    </div>
-  );
-}
 
 /**
  * The "unfold source if folded" step of a jump: the turns to unfold so that `messageId` has a
@@ -216,47 +125,32 @@ export const Timeline = memo(function Timeline({
   positioning = false,
   pinnedMessageIds,
   dataVersion,
+  onAwayFromEndChange,
+  onReaderReachedEnd,
   ref,
 }: TimelineProps) {
   const listRef = useRef<LegendListRef>(null);
   const wrapperRef = useRef<HTMLElement>(null);
+  const getItemType = usePromptSizeClasses(wrapperRef);
 
-  // Prompt layout for exact prompt size classes: read once a prompt is mounted, again on resize.
-  const promptMetrics = useRef<PromptMetrics | null>(null);
-  const getItemType = useCallback(
-    (row: TimelineRow) => rowSizeClass(row, promptMetrics.current),
-    [],
-  );
-  useLayoutEffect(() => {
-    const root = wrapperRef.current;
-    if (root !== null && promptMetrics.current === null) {
-      promptMetrics.current = readPromptMetrics(root);
-    }
-  });
-  useEffect(() => {
-    const root = wrapperRef.current;
-    if (root === null || typeof ResizeObserver === "undefined") return;
-    const observer = new ResizeObserver(() => {
-      promptMetrics.current = readPromptMetrics(root) ?? promptMetrics.current;
-    });
-    observer.observe(root);
-    return () => observer.disconnect();
-  }, []);
   // Reaching the clipped text of a folded long message (selection, Tab) unfolds it.
   useEffect(() => {
     const root = wrapperRef.current;
     return root === null ? undefined : revealFoldedTextOnReach(root);
   }, []);
-  const [expandedTurns, setExpandedTurns] = useState<ReadonlySet<string>>(() =>
-    turnsToUnfoldFor(placement?.messageId, { order, messagesById, turnsById, activeTurnId }),
-  );
-  // While a fold toggles, do not let "stick to the end" move the toggle out from under the pointer.
-  const [holdPosition, setHoldPosition] = useState(false);
-  // While the reader selects text, a streaming reply must not scroll it away (useFollowHold.ts).
+  // Whether the view follows the end: the reader's input decides (followPolicy.ts).
   const getScroller = useCallback(() => listRef.current?.getScrollableNode() ?? null, []);
-  const followHold = useFollowHold(wrapperRef, getScroller);
-  const releaseFollowHold = followHold.release;
-  const holdFollow = followHold.hold;
+  const followPolicy = useFollowPolicy(
+    wrapperRef,
+    getScroller,
+    placement !== null,
+    onReaderReachedEnd,
+  );
+  const dispatchFollow = followPolicy.dispatch;
+  const { expandedTurns, toggleTurn, expandTurn, turnFolding, messageFolding } = useTurnFolds(
+    () => turnsToUnfoldFor(placement?.messageId, { order, messagesById, turnsById, activeTurnId }),
+    dispatchFollow,
+  );
 
   const previousRows = useRef<readonly TimelineRow[]>([]);
   const rows = useMemo(() => {
@@ -268,18 +162,7 @@ export const Timeline = memo(function Timeline({
     return next;
   }, [order, messagesById, turnsById, expandedTurns, activeTurnId]);
 
-  // Parse loaded messages in idle time, nearest to the reader's direction (upwards) first.
-  const warmed = useRef(new WeakSet<Message>());
-  useEffect(() => {
-    const texts: { text: string; flavor: Message["role"] }[] = [];
-    for (let i = order.length - 1; i >= 0; i--) {
-      const message = messagesById.get(order[i]!);
-      if (!message || message.status === "streaming" || warmed.current.has(message)) continue;
-      warmed.current.add(message);
-      texts.push({ text: message.text, flavor: message.role });
-    }
-    if (texts.length > 0) warmMarkdownCache(texts);
-  }, [order, messagesById]);
+  useWarmMarkdown(order, messagesById);
 
   // Where the list opens, fixed at mount (a later placement comes with a new list: its key).
   const initialScroll = useRef<{ index: number; viewPosition: number } | null | undefined>(
@@ -294,88 +177,9 @@ export const Timeline = memo(function Timeline({
   const latest = useRef({ rows, messagesById });
   latest.current = { rows, messagesById };
 
-  const toggleTurn = useCallback((turnId: string) => {
-    setHoldPosition(true);
-    setExpandedTurns((current) => {
-      const next = new Set(current);
-      if (next.has(turnId)) next.delete(turnId);
-      else next.add(turnId);
-      return next;
-    });
-  }, []);
-
-  // A long message opening or closing changes a row's height under the reader. For a moment the
-  // list neither follows the end nor keeps a row below it still: the message then opens
-  // downwards from where the reader is, and MessageFoldToggle keeps the rows below it in place
-  // when it closes.
-  const [foldHold, setFoldHold] = useState(false);
-  useEffect(() => subscribeMessageFolds(() => setFoldHold(true)), []);
-  useEffect(() => {
-    if (!foldHold) return;
-    const timer = setTimeout(() => setFoldHold(false), 300);
-    return () => clearTimeout(timer);
-  }, [foldHold]);
-
-  useEffect(() => {
-    if (!holdPosition) return;
-    // Re-enable following once the unfolded rows have been measured.
-    const timer = setTimeout(() => setHoldPosition(false), 300);
-    return () => clearTimeout(timer);
-  }, [holdPosition]);
-
   const actions = useMemo<TimelineActions>(() => ({ toggleTurn }), [toggleTurn]);
 
-  const expandTurn = useCallback((turnId: string) => {
-    setExpandedTurns((current) => (current.has(turnId) ? current : new Set(current).add(turnId)));
-  }, []);
-
-  // scrollToMessage may need one render (unfolding) before the row exists.
-  const pendingScroll = useRef<{ id: string; run: () => void } | null>(null);
-  useEffect(() => {
-    const pending = pendingScroll.current;
-    if (pending && rows.some((row) => row.key === pending.id)) {
-      pendingScroll.current = null;
-      pending.run();
-    }
-  }, [rows]);
-
-  useImperativeHandle(
-    ref,
-    (): TimelineHandle => ({
-      scrollToMessage(messageId, options = {}) {
-        const scroll = async () => {
-          const index = latest.current.rows.findIndex((row) => row.key === messageId);
-          if (index < 0 || !listRef.current) return false;
-          await listRef.current.scrollToIndex({
-            index,
-            animated: options.animated ?? true,
-            viewPosition: options.viewPosition ?? 0.3,
-          });
-          return true;
-        };
-        const { rows: currentRows, messagesById: byId } = latest.current;
-        if (currentRows.some((row) => row.key === messageId)) return scroll();
-        const turnId = foldedTurnOf(messageId, currentRows, byId);
-        if (turnId === null) return Promise.resolve(false);
-        return new Promise<boolean>((resolve) => {
-          pendingScroll.current = { id: messageId, run: () => void scroll().then(resolve) };
-          expandTurn(turnId);
-        });
-      },
-      expandTurn,
-      holdFollowing() {
-        holdFollow();
-      },
-      scrollToEnd(options) {
-        releaseFollowHold();
-        void listRef.current?.scrollToEnd({ animated: options?.animated ?? true });
-      },
-      getScrollElement() {
-        return listRef.current?.getScrollableNode() ?? null;
-      },
-    }),
-    [expandTurn, releaseFollowHold, holdFollow],
-  );
+  useTimelineHandle(ref, { listRef, latest, rows, expandTurn, dispatchFollow, getScroller });
 
   const onStartReached = useCallback(() => {
     if (!reachedStart) onLoadOlder();
@@ -398,11 +202,28 @@ export const Timeline = memo(function Timeline({
     if (html !== null) event.clipboardData.setData("text/html", html);
   }, []);
 
-  // Follow new messages only while the newest range is shown, and not while the reader selects.
-  const follow = !positioning && !holdPosition && !foldHold && reachedEnd && !followHold.held;
-  // The safety net is for a reply streaming in; a fold opening (measured late on a busy
-  // machine, after its hold) must never be taken for one.
-  useStickToEnd(wrapperRef, getScroller, ".timeline__content", follow && activeTurnId !== null);
+  // Follow new messages only while the newest range is shown and the reader has not left the end.
+  const decision = followDecision(followPolicy.state, {
+    positioning,
+    turnFolding,
+    messageFolding,
+    reachedEnd,
+  });
+  const latestDecision = useRef(decision);
+  latestDecision.current = decision;
+  // The net reads the policy's ref too: a press freezes the view before React renders it.
+  const shouldPin = useCallback(
+    () =>
+      latestDecision.current.pinToEnd &&
+      followPolicy.stateRef.current.following &&
+      !followPolicy.stateRef.current.pressed,
+    [followPolicy.stateRef],
+  );
+  useStickToEnd(wrapperRef, getScroller, ".timeline__content", shouldPin, followPolicy.measure);
+  const awayFromEnd = followPolicy.awayFromEnd;
+  useEffect(() => {
+    onAwayFromEndChange?.(awayFromEnd);
+  }, [awayFromEnd, onAwayFromEndChange]);
   const alwaysRender = useMemo(
     () =>
       pinnedMessageIds && pinnedMessageIds.length > 0 ? { keys: [...pinnedMessageIds] } : undefined,
@@ -427,7 +248,7 @@ export const Timeline = memo(function Timeline({
         onCopy={onCopy}
         aria-label="Messages"
         data-timeline
-        data-following-held={followHold.held || undefined}
+        data-following-held={!followPolicy.state.following || undefined}
       >
         <LegendList<TimelineRow>
           ref={listRef}
@@ -447,10 +268,10 @@ export const Timeline = memo(function Timeline({
           // Not aligned at the end: a thread shorter than the view starts at the top, so a row
           // that grows (Show more) grows downwards instead of moving up as the space above it
           // collapses (issue 21: 42 px).
-          maintainScrollAtEnd={follow ? { animated: false } : false}
+          maintainScrollAtEnd={decision.pinToEnd ? { animated: false } : false}
           maintainScrollAtEndThreshold={0.1}
           maintainVisibleContentPosition={
-            positioning || foldHold ? false : { data: true, size: true }
+            decision.keepVisibleContent ? { data: true, size: true } : false
           }
           onStartReached={onStartReached}
           onEndReached={onEndReached}

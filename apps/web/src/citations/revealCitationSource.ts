@@ -1,0 +1,211 @@
+/**
+ * The citation reveal controller (plain TypeScript, as selectionActions.ts is): once the source
+ * row is mounted it resolves the quote's DOM range, asks the timeline to bring it into view,
+ * focuses the source message and pulses only that text through the `assistant-citation`
+ * highlight, on the activation's clock. Each step is its own function below: waiting for the
+ * row, the pulse (with its range repair), and the late checks. Needs a live DOM.
+ */
+import type { AssistantCitation } from "@app/citations";
+import { isLiveSourceRange } from "../ui/liveSourceRange.ts";
+import { resolveAssistantCitationRange } from "./assistantTextSelection.ts";
+import type { CitationHighlightClock } from "./citationHighlightClocks.ts";
+import { citationHighlightDuration, citationHighlightOpacity } from "./citationHighlightTiming.ts";
+import { createSourceHighlight, type SourceHighlight } from "./citationSourceHighlight.ts";
+import { NAVIGATION_WARNINGS } from "./navigationMachine.ts";
+
+/**
+ * How long to wait for the source row to mount. The message is loaded by then, so running out
+ * means it could not be shown (never that it is gone: only the server says that).
+ */
+const MOUNT_TIMEOUT_MS = 3000;
+
+/**
+ * When the revealed text is checked again (ms after the first scroll): rows around the source
+ * may still be measured (estimated heights becoming real ones) and push it out of view.
+ */
+const FOLLOW_UP_DELAYS_MS = [700, 1300, 2000];
+
+/** What the controller may ask of the timeline (a part of TimelineHandle). */
+export type RevealTimeline = {
+  getScrollElement(): HTMLElement | null;
+  revealRange(range: Range, options: { instant: boolean; onlyIfOutOfView?: boolean }): void;
+};
+
+/** Options of {@link revealCitationSource}. */
+export type RevealCitationSourceOptions = {
+  citation: AssistantCitation;
+  clock: CitationHighlightClock;
+  timeline: RevealTimeline;
+  /** Scroll at once (a deep jump, or reduced motion) instead of smoothly. */
+  instant: boolean;
+  reducedMotion: boolean;
+  /** Called once: the text is revealed (null) or cannot be (a warning). */
+  onSettled(warning: string | null): void;
+};
+
+function sourceBody(messageId: string): Element | null {
+  return document.querySelector(`[data-assistant-citation-source="${CSS.escape(messageId)}"]`);
+}
+
+/** Focuses the source message (articles are `tabindex=-1`) without scrolling it again. */
+function focusSourceRow(range: Range): void {
+  const node = range.startContainer;
+  const element = node instanceof Element ? node : node.parentElement;
+  const row = element?.closest<HTMLElement>("[data-message-id]");
+  if (row && typeof row.focus === "function") row.focus({ preventScroll: true });
+}
+
+/** Calls `found` once the message body is mounted, or `timedOut`; returns a cancel function. */
+function waitForSourceBody(
+  messageId: string,
+  found: (body: Element) => void,
+  timedOut: () => void,
+): () => void {
+  const started = performance.now();
+  let frame = 0;
+  const attempt = () => {
+    const body = sourceBody(messageId);
+    if (body) return found(body);
+    if (performance.now() - started > MOUNT_TIMEOUT_MS) return timedOut();
+    frame = requestAnimationFrame(attempt);
+  };
+  attempt();
+  return () => cancelAnimationFrame(frame);
+}
+
+/**
+ * Pulses `range` on the clock, following the text when its row re-renders (streaming, a
+ * remount). Returns a stop function: `stop(true)` also ends the clock (dismissed).
+ */
+function startPulse(
+  citation: AssistantCitation,
+  initial: Range,
+  clock: CitationHighlightClock,
+  reducedMotion: boolean,
+  root: Node,
+  current: { range: Range | null },
+): (finished: boolean) => void {
+  if (clock.startedAt === null) clock.startedAt = performance.now();
+  let highlight: SourceHighlight | null = createSourceHighlight(initial);
+  let frame = 0;
+  let observer: MutationObserver | null = null;
+  const stop = (finished: boolean) => {
+    if (finished) clock.finished = true;
+    cancelAnimationFrame(frame);
+    observer?.disconnect();
+    observer = null;
+    highlight?.dispose();
+    highlight = null;
+  };
+  const tick = () => {
+    if (!highlight || clock.startedAt === null) return;
+    const elapsed = performance.now() - clock.startedAt;
+    if (elapsed >= citationHighlightDuration(reducedMotion)) return stop(true);
+    highlight.setOpacity(citationHighlightOpacity(elapsed, reducedMotion));
+    frame = requestAnimationFrame(tick);
+  };
+  const repair = () => {
+    if (!highlight) return;
+    if (current.range && isLiveSourceRange(current.range, citation.messageId)) return;
+    const body = sourceBody(citation.messageId);
+    const resolved = body ? resolveAssistantCitationRange(body, citation) : null;
+    if (resolved?.status !== "found") {
+      // The source row is gone (or reused for another message): paint nothing until it is back.
+      if (current.range) highlight.hide();
+      current.range = null;
+      return;
+    }
+    current.range = resolved.range;
+    highlight.update(resolved.range);
+  };
+  tick();
+  observer = new MutationObserver(repair);
+  observer.observe(root, {
+    subtree: true,
+    childList: true,
+    characterData: true,
+    attributes: true,
+    attributeFilter: ["data-assistant-citation-source"],
+  });
+  return stop;
+}
+
+/**
+ * Asks the timeline again, a few times, to bring the text back if late measurements pushed it
+ * out of view, unless the reader has started to scroll or type meanwhile. Returns a cancel.
+ */
+function scheduleLateChecks(
+  citation: AssistantCitation,
+  timeline: RevealTimeline,
+  current: { range: Range | null },
+): () => void {
+  let readerMoved = false;
+  const onReaderMove = () => {
+    readerMoved = true;
+  };
+  const timers = FOLLOW_UP_DELAYS_MS.map((delay) =>
+    setTimeout(() => {
+      const range = current.range;
+      if (readerMoved || !range || !isLiveSourceRange(range, citation.messageId)) return;
+      timeline.revealRange(range, { instant: true, onlyIfOutOfView: true });
+    }, delay),
+  );
+  window.addEventListener("wheel", onReaderMove, { passive: true });
+  window.addEventListener("touchmove", onReaderMove, { passive: true });
+  window.addEventListener("keydown", onReaderMove);
+  return () => {
+    for (const timer of timers) clearTimeout(timer);
+    window.removeEventListener("wheel", onReaderMove);
+    window.removeEventListener("touchmove", onReaderMove);
+    window.removeEventListener("keydown", onReaderMove);
+  };
+}
+
+/**
+ * Reveals a cited source (see the module doc). Escape ends the highlight. Returns a dispose
+ * function; disposing pauses nothing: the clock keeps running and a new reveal of the same
+ * activation resumes what is left, while an expired or dismissed highlight never comes back.
+ */
+export function revealCitationSource(options: RevealCitationSourceOptions): () => void {
+  const { citation, clock, timeline, instant, reducedMotion, onSettled } = options;
+  let settled = false;
+  const settle = (warning: string | null) => {
+    if (settled) return;
+    settled = true;
+    onSettled(warning);
+  };
+  const current: { range: Range | null } = { range: null };
+  let stopPulse: ((finished: boolean) => void) | null = null;
+  let cancelChecks: (() => void) | null = null;
+
+  const reveal = (body: Element) => {
+    const resolved = resolveAssistantCitationRange(body, citation);
+    if (resolved.status === "missing") return settle(NAVIGATION_WARNINGS.changed);
+    if (resolved.status === "ambiguous") return settle(NAVIGATION_WARNINGS.ambiguous);
+    current.range = resolved.range;
+    timeline.revealRange(resolved.range, { instant: instant || reducedMotion });
+    cancelChecks = scheduleLateChecks(citation, timeline, current);
+    focusSourceRow(resolved.range);
+    settle(null);
+    if (clock.finished) return;
+    const root = timeline.getScrollElement() ?? document.body;
+    stopPulse = startPulse(citation, resolved.range, clock, reducedMotion, root, current);
+  };
+  const cancelWait = waitForSourceBody(citation.messageId, reveal, () =>
+    settle(NAVIGATION_WARNINGS.notShown),
+  );
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key === "Escape" && stopPulse) {
+      stopPulse(true);
+      stopPulse = null;
+    }
+  };
+  document.addEventListener("keydown", onKeyDown);
+  return () => {
+    cancelWait();
+    cancelChecks?.();
+    document.removeEventListener("keydown", onKeyDown);
+    stopPulse?.(false);
+  };
+}

@@ -1,0 +1,56 @@
+/**
+ * The DOM side of the scroll policy: reads a scroller's geometry and moves it. Only Timeline.tsx
+ * imports this module (README.md: which modules may scroll); everyone else asks the timeline
+ * through its handle.
+ */
+import { isOutOfBox, scrollTopToPlace } from "./followPolicy.ts";
+
+/** Where cited text goes in the view: a third down, as a reader expects. */
+const RANGE_VIEW_POSITION = 1 / 3;
+
+/**
+ * Scrolls `scroller` so the range sits about a third down its view. `onlyIfOutOfView`: leave it
+ * where it is when any part of it is visible.
+ */
+export function scrollRangeIntoView(
+  scroller: HTMLElement | null,
+  range: Range,
+  options: { instant: boolean; onlyIfOutOfView?: boolean },
+): void {
+  const behavior = options.instant ? "instant" : "smooth";
+  // Without range geometry (old engines, jsdom) or a scroller, scroll the text's element.
+  if (!scroller || typeof range.getBoundingClientRect !== "function") {
+    if (options.onlyIfOutOfView) return;
+    range.startContainer.parentElement?.scrollIntoView?.({ block: "center", behavior });
+    return;
+  }
+  if (typeof scroller.scrollTo !== "function") return;
+  const rect = range.getBoundingClientRect();
+  const box = scroller.getBoundingClientRect();
+  if (options.onlyIfOutOfView && !isOutOfBox(box, rect)) return;
+  scroller.scrollTo({
+    top: scrollTopToPlace(scroller, box, rect, RANGE_VIEW_POSITION),
+    behavior,
+  });
+}
+
+/**
+ * Puts a mounted message row at `viewPosition` of the view (0 top, 1 bottom) at once; false when
+ * the row is not mounted.
+ */
+export function placeMountedRow(
+  scroller: HTMLElement | null,
+  messageId: string,
+  viewPosition: number,
+): boolean {
+  const row = scroller?.querySelector(`[data-message-id="${CSS.escape(messageId)}"]`);
+  if (!scroller || !row) return false;
+  const top = scrollTopToPlace(
+    scroller,
+    scroller.getBoundingClientRect(),
+    row.getBoundingClientRect(),
+    viewPosition,
+  );
+  scroller.scrollTo({ top, behavior: "instant" });
+  return true;
+}

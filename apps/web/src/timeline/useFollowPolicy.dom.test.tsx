@@ -1,0 +1,127 @@
+import { act, fireEvent, render } from "@testing-library/react";
+import { useRef } from "react";
+import { afterEach, describe, expect, it } from "vitest";
+import { useFollowPolicy } from "./useFollowPolicy.ts";
+
+let dispatch: ReturnType<typeof useFollowPolicy>["dispatch"] = () => {};
+
+function Harness({ placed = false }: { placed?: boolean }) {
+  const rootRef = useRef<HTMLElement>(null);
+  const scrollerRef = useRef<HTMLDivElement>(null);
+  const policy = useFollowPolicy(rootRef, () => scrollerRef.current, placed);
+  dispatch = policy.dispatch;
+  return (
+    <section
+      ref={rootRef}
+      data-following={policy.state.following || undefined}
+      data-away={policy.awayFromEnd || undefined}
+    >
+      <div ref={scrollerRef} data-testid="scroller" tabIndex={-1}>
+        <p>Answer text</p>
+      </div>
+    </section>
+  );
+}
+
+/** jsdom has no layout: give the scroller a position relative to its end. */
+function scrollTo(scroller: HTMLElement, distanceFromEnd: number, scrollHeight = 1000) {
+  Object.defineProperty(scroller, "scrollHeight", { configurable: true, value: scrollHeight });
+  Object.defineProperty(scroller, "clientHeight", { configurable: true, value: 400 });
+  Object.defineProperty(scroller, "scrollTop", {
+    configurable: true,
+    value: scrollHeight - 400 - distanceFromEnd,
+  });
+  fireEvent.scroll(scroller);
+}
+
+afterEach(() => window.getSelection()?.removeAllRanges());
+
+describe("useFollowPolicy", () => {
+  it("follows from the start, stops on a press, and follows again back at the end", () => {
+    const { container, getByTestId } = render(<Harness />);
+    const root = container.querySelector("section")!;
+    const scroller = getByTestId("scroller");
+    expect(root).toHaveAttribute("data-following");
+    scrollTo(scroller, 0);
+    fireEvent.pointerDown(container.querySelector("p")!);
+    expect(root).not.toHaveAttribute("data-following");
+    // While the button is held, even the end does not resume following.
+    scrollTo(scroller, 0);
+    expect(root).not.toHaveAttribute("data-following");
+    // The reply grew meanwhile: released away from the end, following stays off.
+    scrollTo(scroller, 300);
+    fireEvent.pointerUp(document);
+    expect(root).not.toHaveAttribute("data-following");
+    expect(root).toHaveAttribute("data-away");
+    scrollTo(scroller, 120);
+    expect(root).not.toHaveAttribute("data-following");
+    scrollTo(scroller, 0);
+    expect(root).toHaveAttribute("data-following");
+    expect(root).not.toHaveAttribute("data-away");
+  });
+
+  it("stops while a selection is in the timeline, and a send (follow) resumes it", () => {
+    const { container } = render(<Harness />);
+    const root = container.querySelector("section")!;
+    const text = container.querySelector("p")!.firstChild!;
+    act(() => {
+      window.getSelection()!.setBaseAndExtent(text, 0, text, 6);
+      document.dispatchEvent(new Event("selectionchange"));
+    });
+    expect(root).not.toHaveAttribute("data-following");
+    act(() => dispatch({ type: "follow" }));
+    expect(root).toHaveAttribute("data-following");
+  });
+
+  it("stops on a wheel or a key towards older messages, not on one towards the end", () => {
+    const { container, getByTestId } = render(<Harness />);
+    const root = container.querySelector("section")!;
+    const scroller = getByTestId("scroller");
+    fireEvent.wheel(scroller, { deltaY: 40 });
+    fireEvent.keyDown(scroller, { key: "PageDown" });
+    expect(root).toHaveAttribute("data-following");
+    fireEvent.wheel(scroller, { deltaY: -40 });
+    expect(root).not.toHaveAttribute("data-following");
+    scrollTo(scroller, 0);
+    expect(root).toHaveAttribute("data-following");
+    fireEvent.keyDown(scroller, { key: "PageUp" });
+    expect(root).not.toHaveAttribute("data-following");
+  });
+
+  it("a session opened at a placed message does not follow; a jump (hold) stops following", () => {
+    const placed = render(<Harness placed />);
+    expect(placed.container.querySelector("section")).not.toHaveAttribute("data-following");
+    placed.unmount();
+    const { container, getByTestId } = render(<Harness />);
+    const root = container.querySelector("section")!;
+    act(() => dispatch({ type: "hold" }));
+    expect(root).not.toHaveAttribute("data-following");
+    scrollTo(getByTestId("scroller"), 400);
+    expect(root).not.toHaveAttribute("data-following");
+    scrollTo(getByTestId("scroller"), 0);
+    expect(root).toHaveAttribute("data-following");
+  });
+
+  it("the list's own upward correction keeps following; a scripted move up stops it", () => {
+    const { container, getByTestId } = render(<Harness />);
+    const root = container.querySelector("section")!;
+    const scroller = getByTestId("scroller");
+    scrollTo(scroller, 0);
+    // Rows above measured 40 px smaller than estimated: the content shrinks and the view moves
+    // up 30 px with it (a reply grew 10 px meanwhile).
+    scrollTo(scroller, 10, 960);
+    expect(root).toHaveAttribute("data-following");
+    scrollTo(scroller, 0, 960);
+    // A move up with no layout change and no input we saw (a script): the reader left.
+    scrollTo(scroller, 60, 960);
+    expect(root).not.toHaveAttribute("data-following");
+  });
+
+  it("ignores presses outside the timeline", () => {
+    const { container } = render(<Harness />);
+    act(() => {
+      document.body.dispatchEvent(new PointerEvent("pointerdown", { bubbles: true }));
+    });
+    expect(container.querySelector("section")).toHaveAttribute("data-following");
+  });
+});
