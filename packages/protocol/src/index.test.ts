@@ -66,6 +66,14 @@ const events: ServerEvent[] = [
   { type: "user_input.requested", request: UserInputRequestSchema.parse(request) },
   { type: "user_input.resolved", requestId: "r1" },
   { type: "thread.updated", thread: ThreadSchema.parse(thread) },
+  {
+    type: "message.cited",
+    messageId: "m1",
+    citedBy: {
+      count: 1,
+      ranges: [{ text: "world", start: 6, end: 11, prefix: "hello ", suffix: "" }],
+    },
+  },
 ];
 
 describe("ServerEventSchema", () => {

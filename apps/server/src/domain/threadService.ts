@@ -4,7 +4,7 @@
  * of a message written in decimal.
  */
 import { randomUUID } from "node:crypto";
-import type { CitedByPage, Message, MessagePage, Thread, ThreadDetail } from "@app/protocol";
+import type { CitedByPage, Message, MessagePage, Thread, ThreadDetail, Turn } from "@app/protocol";
 import type { ChatStore, MessageWindow } from "../storage/chatStore.ts";
 import { NOT_CITED } from "../storage/citationIndex.ts";
 import { DomainError, threadNotFound } from "./errors.ts";
@@ -116,8 +116,9 @@ export class ThreadService {
       this.#repo.turnsByIds(turnIds),
       this.#repo.citedByOf(threadId, answerIds),
     ]);
+    const messages = await this.#settledMessages(window.messages, turns);
     return {
-      messages: window.messages.map((m) =>
+      messages: messages.map((m) =>
         m.role === "assistant" ? { ...m, citedBy: citedBy.get(m.id) ?? NOT_CITED } : m,
       ),
       nextCursor: window.hasOlder && first ? formatCursor(first) : null,
@@ -125,6 +126,27 @@ export class ThreadService {
         query.before === undefined && window.hasNewer && last ? formatCursor(last) : null,
       turns,
     };
+  }
+
+  /**
+   * The window is read before its turns, so a turn that ended in between shows as ended while
+   * its messages were still read streaming. A turn's end and its messages' final text commit in
+   * one transaction, so reading those few messages again gives their final state: a page never
+   * pairs an ended turn with a streaming message.
+   */
+  async #settledMessages(messages: Message[], turns: Turn[]): Promise<Message[]> {
+    const ended = new Set(
+      turns
+        .filter((t) => t.status !== "running" && t.status !== "waiting_for_input")
+        .map((t) => t.id),
+    );
+    const stale = messages.filter((m) => m.status === "streaming" && ended.has(m.turnId));
+    if (stale.length === 0) return messages;
+    const fresh = new Map<string, Message>();
+    for (const m of await Promise.all(stale.map((m) => this.#repo.getMessage(m.id)))) {
+      if (m) fresh.set(m.id, m);
+    }
+    return messages.map((m) => fresh.get(m.id) ?? m);
   }
 
   /**
