@@ -106,10 +106,9 @@ test("a reply that lands in one burst as its turn ends is followed to its last l
   expect(Math.round(await replyOverhang(page))).toBeLessThanOrEqual(1);
 });
 
-// Known failing (issue 21 item 1, third point): Legend List 3.4 re-aims its opening scroll at the
-// end on every data change while `initialScrollAtEnd` is on and the view has not moved, so the
-// pressed words move 24-102 px. See src/timeline/README.md ("Known gap").
-test.fixme("a press on the first reply of a brand-new thread freezes the view for the whole gesture", async ({
+// Issue 21 item 1, third point: with the list aligned at the end, Legend List re-aimed its opening
+// scroll on every data change, so the pressed words moved 24-102 px (src/timeline/README.md).
+test("a press on the first reply of a brand-new thread freezes the view for the whole gesture", async ({
   page,
 }) => {
   test.setTimeout(90_000);
