@@ -73,9 +73,10 @@ export async function startRigServer(options: RigServerOptions): Promise<RigServ
     }
 
     // Serve a private copy: a concurrent `vite build` (which empties dist first) cannot break
-    // a running suite.
+    // a running suite. Timestamps are kept: the server ignores a precompressed variant older
+    // than its file, and a plain copy would date each file by its place in the copy order.
     const webDist = join(dataDir, "web");
-    await cp(WEB_DIST, webDist, { recursive: true });
+    await cp(WEB_DIST, webDist, { recursive: true, preserveTimestamps: true });
 
     const turns = options.seedTurns ?? SEEDED_TURNS;
     const store = await openStore({ databaseUrl: null, pgPoolSize: 1, dataDir });
