@@ -18,94 +18,52 @@
  * - storage faults never end the process: a final state that cannot be written waits in
  *   {@link StorageRetry} until it can.
  *
- * It sends and runs turns; questions to the user are {@link UserInputRequests}', and the record
- * of how a turn ended is `turnOutcome.ts`'s.
+ * It sends, stops and queues turns; the run loop (deadlines, history, recording the end) is
+ * {@link TurnRunner}'s, questions to the user are {@link UserInputRequests}', and the record of
+ * how a turn ended is `turnOutcome.ts`'s. Options and defaults: `providerOptions.ts`.
  */
 import { randomUUID } from "node:crypto";
 import { checkProviderInput, PROVIDER_INPUT_MAX_CHARS } from "@app/citations";
-import type { SendTurnResponse, ServerEvent, Turn } from "@app/protocol";
-import { type Logger, silentLogger } from "../logger.ts";
-import type {
-  ProviderAdapter,
-  ProviderHistoryEntry,
-  ProviderTurnContext,
-} from "../providers/types.ts";
-import type { ChatStore, HistoryBudget, HistoryTurn } from "../storage/chatStore.ts";
-import { isStorageFault } from "../storage/storageErrors.ts";
+import type { SendTurnResponse, Turn } from "@app/protocol";
+import { silentLogger } from "../logger.ts";
+import type { ProviderAdapter } from "../providers/types.ts";
+import type { ChatStore } from "../storage/chatStore.ts";
 import { deriveThreadNames } from "../titles.ts";
 import { recordCitations, threadsWrittenBy } from "./backlinks.ts";
 import { DomainError, threadNotFound } from "./errors.ts";
 import type { ThreadEventLog } from "./events.ts";
-import { storableWriter } from "./providerText.ts";
+import {
+  DEFAULT_HISTORY_BUDGET,
+  DEFAULT_MAX_REPLY_CHARS,
+  DEFAULT_PROVIDER_IDLE_TIMEOUT_MS,
+  DEFAULT_PROVIDER_TURN_TIMEOUT_MS,
+  DEFAULT_TURN_LEASE_MS,
+  type ProviderServiceOptions,
+  STORAGE_RETRY_MS,
+} from "./providerOptions.ts";
 import { StorageRetry } from "./storageRetry.ts";
-import { TurnDeadlines } from "./turnDeadlines.ts";
 import {
   CANCELLED,
-  COMPLETED,
-  deadlineStop,
-  failureOutcome,
   finishStoredMessages,
   isUnfinished,
   recordInterrupted,
   recordOutcome,
-  stopOutcome,
-  type TurnOutcome,
 } from "./turnOutcome.ts";
 import { TurnQueue } from "./turnQueue.ts";
+import { TurnRunner } from "./turnRunner.ts";
 import { TurnStop } from "./turnStop.ts";
-import { TurnWriter } from "./turnWriter.ts";
 import { type UserInputAnswerResult, UserInputRequests } from "./userInputRequests.ts";
 
+export {
+  DEFAULT_HISTORY_BUDGET,
+  DEFAULT_MAX_REPLY_CHARS,
+  DEFAULT_PROVIDER_IDLE_TIMEOUT_MS,
+  DEFAULT_PROVIDER_TURN_TIMEOUT_MS,
+  DEFAULT_TURN_LEASE_MS,
+  type ProviderServiceOptions,
+} from "./providerOptions.ts";
 export type { UserInputAnswerResult };
 
-/** Defaults of the limits (DESIGN.md section 7; env vars of the same names in config.ts). */
-export const DEFAULT_PROVIDER_IDLE_TIMEOUT_MS = 60_000;
-export const DEFAULT_PROVIDER_TURN_TIMEOUT_MS = 600_000;
-export const DEFAULT_MAX_REPLY_CHARS = 1_000_000;
-/**
- * History policy: the newest earlier turns, whole, at most 50 of them and at most 480,000
- * characters (4 x the input limit) of inputs plus answers together.
- */
-export const DEFAULT_HISTORY_BUDGET: HistoryBudget = {
-  maxTurns: 50,
-  maxChars: 4 * PROVIDER_INPUT_MAX_CHARS,
-};
-const STORAGE_RETRY_MS = 2_000;
-/** TURN_LEASE_MS default: a turn whose process stops renewing is taken over after this. */
-export const DEFAULT_TURN_LEASE_MS = 30_000;
-
-/** Construction options of {@link ProviderService}. */
-export interface ProviderServiceOptions {
-  store: ChatStore;
-  events: ThreadEventLog;
-  adapter: ProviderAdapter;
-  /** Clock for stored timestamps (ISO-8601). */
-  now?: () => string;
-  /** Which earlier turns an adapter receives as history (default {@link DEFAULT_HISTORY_BUDGET}). */
-  history?: HistoryBudget;
-  /** A turn whose provider sends nothing for this long fails (default 60,000 ms). */
-  idleTimeoutMs?: number;
-  /** A turn running longer than this fails (default 600,000 ms; time waiting for the user excluded). */
-  turnTimeoutMs?: number;
-  /** Characters one turn's reply may hold (default 1,000,000). */
-  maxReplyChars?: number;
-  /** How often writes that hit a storage fault are tried again (default 2,000 ms). */
-  storageRetryMs?: number;
-  /** TURN_LEASE_MS: lease on a running turn, renewed every third of it (default 30,000 ms). */
-  turnLeaseMs?: number;
-  /** Where failed turns are logged (default: silent). */
-  logger?: Logger;
-}
-
-/** A turn that is running in this process. */
-type RunningTurn = {
-  threadId: string;
-  stop(reason: TurnStop): void;
-  /** Another process ended the turn (Stop sent there, or our lease was taken over). */
-  endedElsewhere(): void;
-  /** Resolves once the turn's end is handled (recorded, or waiting for storage). */
-  settled: Promise<void>;
-};
 const SHUTDOWN_GRACE_MS = 2_000;
 
 export class ProviderService {
@@ -113,14 +71,9 @@ export class ProviderService {
   readonly #events: ThreadEventLog;
   readonly #adapter: ProviderAdapter;
   readonly #now: () => string;
-  readonly #history: HistoryBudget;
-  readonly #idleTimeoutMs: number;
-  readonly #turnTimeoutMs: number;
-  readonly #maxReplyChars: number;
   readonly #retry: StorageRetry;
   readonly #queue: TurnQueue;
-  readonly #logger: Logger;
-  readonly #running = new Map<string, RunningTurn>();
+  readonly #runner: TurnRunner;
   readonly #questions: UserInputRequests;
   readonly #ready: Promise<void>;
   #closing = false;
@@ -131,24 +84,35 @@ export class ProviderService {
     this.#events = options.events;
     this.#adapter = options.adapter;
     this.#now = options.now ?? (() => new Date().toISOString());
-    this.#history = options.history ?? DEFAULT_HISTORY_BUDGET;
-    this.#idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_PROVIDER_IDLE_TIMEOUT_MS;
-    this.#turnTimeoutMs = options.turnTimeoutMs ?? DEFAULT_PROVIDER_TURN_TIMEOUT_MS;
-    this.#maxReplyChars = options.maxReplyChars ?? DEFAULT_MAX_REPLY_CHARS;
-    this.#logger = options.logger ?? silentLogger;
-    this.#retry = new StorageRetry(options.storageRetryMs ?? STORAGE_RETRY_MS, this.#logger);
+    const logger = options.logger ?? silentLogger;
+    this.#retry = new StorageRetry(options.storageRetryMs ?? STORAGE_RETRY_MS, logger);
     this.#questions = new UserInputRequests({
       store: this.#store,
       events: this.#events,
       now: this.#now,
-      logger: this.#logger,
+      logger,
+    });
+    this.#runner = new TurnRunner({
+      store: this.#store,
+      events: this.#events,
+      adapter: this.#adapter,
+      now: this.#now,
+      history: options.history ?? DEFAULT_HISTORY_BUDGET,
+      idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_PROVIDER_IDLE_TIMEOUT_MS,
+      turnTimeoutMs: options.turnTimeoutMs ?? DEFAULT_PROVIDER_TURN_TIMEOUT_MS,
+      maxReplyChars: options.maxReplyChars ?? DEFAULT_MAX_REPLY_CHARS,
+      retry: this.#retry,
+      logger,
+      questions: this.#questions,
+      queue: () => this.#queue,
+      closed: () => this.#closed,
     });
     const leaseMs = options.turnLeaseMs ?? DEFAULT_TURN_LEASE_MS;
     this.#queue = new TurnQueue({
       store: this.#store,
       events: this.#events,
       leaseMs,
-      run: (threadId, turnId, input) => this.#runTurn(threadId, turnId, input),
+      run: (threadId, turnId, input) => this.#runner.run(threadId, turnId, input),
       interrupt: (w, turn) => recordInterrupted(w, turn, this.#now),
     });
     // SQLite: this process owns the file, so every unfinished turn was cut off by the last one
@@ -282,11 +246,11 @@ export class ProviderService {
         `Turn "${turnId}" has already ended (${turn.status}); there is nothing to stop.`,
       );
     }
-    const running = this.#running.get(turnId);
-    if (running) {
-      running.stop(new TurnStop("cancelled_by_user", "Stopped by the user."));
-      await running.settled;
-    } else {
+    const stopped = await this.#runner.stop(
+      turnId,
+      new TurnStop("cancelled_by_user", "Stopped by the user."),
+    );
+    if (!stopped) {
       await this.#events.atomically(async (w) => {
         // Under the queue lock, so no process claims it meanwhile.
         await w.tx.lockTurnQueue(threadId);
@@ -321,11 +285,9 @@ export class ProviderService {
     if (this.#closing) return;
     this.#closing = true;
     this.#queue.stopClaiming();
-    for (const running of this.#running.values()) {
-      running.stop(
-        new TurnStop("shutdown", "The turn was cancelled because the server shut down."),
-      );
-    }
+    this.#runner.stopAll(
+      new TurnStop("shutdown", "The turn was cancelled because the server shut down."),
+    );
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       this.#ready.then(() => this.whenIdle()),
@@ -340,125 +302,6 @@ export class ProviderService {
     this.#closed = true;
   }
 
-  /** Runs one claimed turn through the adapter. Never rejects: every ending is recorded. */
-  async #runTurn(threadId: string, turnId: string, input: string): Promise<void> {
-    const controller = new AbortController();
-    const stop = (reason: TurnStop) => {
-      if (!controller.signal.aborted) controller.abort(reason);
-    };
-    const deadlines = new TurnDeadlines({
-      idleMs: this.#idleTimeoutMs,
-      turnMs: this.#turnTimeoutMs,
-      onExpire: (which) => stop(deadlineStop(which, this.#idleTimeoutMs, this.#turnTimeoutMs)),
-    });
-    const writer = new TurnWriter({
-      threadId,
-      turnId,
-      events: this.#events,
-      now: this.#now,
-      maxReplyChars: this.#maxReplyChars,
-      onActivity: () => deadlines.touch(),
-      onStop: stop,
-    });
-    let settle: () => void = () => {};
-    const settled = new Promise<void>((resolve) => {
-      settle = resolve;
-    });
-    const endedElsewhere = () => {
-      writer.abandon();
-      stop(new TurnStop("cancelled_by_user", "Ended elsewhere."));
-    };
-    this.#running.set(turnId, { threadId, stop, endedElsewhere, settled });
-    const releaseLease = this.#queue.holdLease(turnId, endedElsewhere);
-    let unwatch = () => {};
-    let outcome: TurnOutcome;
-    try {
-      // Another process may stop this turn or answer its questions: follow the thread.
-      if (this.#store.shared) {
-        unwatch = (
-          await this.#events.subscribe(threadId, null, (live) =>
-            this.#onOwnThreadEvent(turnId, live.event),
-          )
-        ).unsubscribe;
-      }
-      const ctx: ProviderTurnContext = {
-        threadId,
-        turnId,
-        input,
-        history: await this.#historyFor(threadId, turnId),
-        signal: controller.signal,
-        startMessage: (kind) => storableWriter(writer.startMessage(kind)),
-        requestUserInput: (questions) =>
-          this.#questions.request(threadId, turnId, questions, deadlines, controller.signal),
-      };
-      deadlines.start();
-      // Never wait on an adapter that ignores its signal: a stop settles the turn at once.
-      await Promise.race([this.#adapter.runTurn(ctx), rejectWhenAborted(controller.signal)]);
-      outcome = controller.signal.aborted ? stopOutcome(controller.signal) : COMPLETED;
-    } catch (error) {
-      outcome = controller.signal.aborted
-        ? stopOutcome(controller.signal)
-        : failureOutcome(error, isStorageFault(error));
-    } finally {
-      deadlines.stop();
-      writer.close();
-    }
-    try {
-      await this.#finishTurn(threadId, turnId, writer, outcome);
-    } finally {
-      releaseLease();
-      unwatch();
-      this.#running.delete(turnId);
-      this.#questions.cancelWaitersOfTurn(turnId);
-      settle();
-    }
-  }
-
-  /** Events of a thread this process runs a turn of, from any process. */
-  #onOwnThreadEvent(turnId: string, event: ServerEvent): void {
-    if (event.type === "turn.updated" && event.turn.id === turnId && !isUnfinished(event.turn)) {
-      // Recorded as ended by another process (Stop there, or our lease expired).
-      this.#running.get(turnId)?.endedElsewhere();
-    }
-    if (event.type === "user_input.resolved") {
-      this.#questions.resolvedElsewhere(turnId, event.requestId);
-    }
-  }
-
-  /** History for a turn, as the adapter contract names it (user inputs and final answers). */
-  async #historyFor(threadId: string, turnId: string): Promise<ProviderHistoryEntry[]> {
-    const promptSeq = (await this.#store.getTurnPromptSeq(turnId)) ?? Number.MAX_SAFE_INTEGER;
-    return (await this.#store.historyBefore(threadId, promptSeq, this.#history)).flatMap(
-      toHistoryEntries,
-    );
-  }
-
-  /**
-   * Records the turn's end now, or as soon as storage accepts it, then lets the thread's next
-   * turn start.
-   */
-  async #finishTurn(
-    threadId: string,
-    turnId: string,
-    writer: TurnWriter | null,
-    outcome: TurnOutcome,
-  ): Promise<void> {
-    if (outcome.status === "failed") {
-      this.#logger.warn(
-        `Turn ${turnId} of thread ${threadId} failed (${outcome.error?.code}): ${outcome.error?.message}`,
-      );
-    }
-    await writer?.settled();
-    await this.#retry.run(async () => {
-      if (this.#closed) return;
-      await this.#events.atomically((w) =>
-        recordOutcome(w, { threadId, turnId }, writer, outcome, this.#now),
-      );
-      writer?.markFinished();
-      this.#queue.pump(threadId);
-    });
-  }
-
   /**
    * SQLite: the previous process stopped mid-turn; fail every turn it had started. Turns it
    * never started stay queued and run in order once claiming starts.
@@ -470,20 +313,6 @@ export class ProviderService {
       }
     });
   }
-}
-
-function toHistoryEntries(turn: HistoryTurn): ProviderHistoryEntry[] {
-  const entries: ProviderHistoryEntry[] = [{ role: "user", text: turn.input }];
-  if (turn.answer !== null) entries.push({ role: "assistant", text: turn.answer });
-  return entries;
-}
-
-/** Rejects once `signal` aborts (never resolves), to race an adapter that ignores it. */
-function rejectWhenAborted(signal: AbortSignal): Promise<never> {
-  return new Promise((_, reject) => {
-    if (signal.aborted) reject(signal.reason);
-    else signal.addEventListener("abort", () => reject(signal.reason), { once: true });
-  });
 }
 
 function shuttingDown(): DomainError {

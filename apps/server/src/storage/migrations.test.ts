@@ -7,7 +7,7 @@ import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeTempDir, removeDir } from "../testing/harness.ts";
 import { openDatabase, SCHEMA_VERSION } from "./db.ts";
-import { ChatRepository } from "./repository.ts";
+import { createChatRepository } from "./repository.ts";
 
 let dir = "";
 afterEach(async () => {
@@ -76,7 +76,7 @@ describe("migrations", () => {
       expect(db.pragma("user_version", { simple: true })).toBe(SCHEMA_VERSION);
       expect(db.pragma("foreign_keys", { simple: true })).toBe(1);
       expect(db.pragma("foreign_key_check")).toEqual([]);
-      const repo = new ChatRepository(db);
+      const repo = createChatRepository(db);
       expect(repo.getTurn("turn1")).toMatchObject({ status: "completed", threadId: "t1" });
       expect(repo.getMessage("m2")?.text).toBe("hi");
       // An unfinished turn of a file from before claims were recorded counts as started, so
@@ -96,7 +96,7 @@ describe("migrations", () => {
     dir = await makeTempDir("chat-migrate-");
     const db = openDatabase(join(dir, "chat.sqlite"));
     try {
-      const repo = new ChatRepository(db);
+      const repo = createChatRepository(db);
       repo.createThread({ id: "big", title: null, now: "x" });
       repo.transaction(() => {
         for (let i = 0; i < 45_000; i++) {

@@ -16,7 +16,7 @@ import {
   type StoredEvent,
 } from "./chatStore.ts";
 import type { SqliteDatabase } from "./db.ts";
-import { ChatRepository } from "./repository.ts";
+import { type ChatRepository, createChatRepository } from "./repository.ts";
 import { translateStorageError } from "./storageErrors.ts";
 import { startWalCheckpointer } from "./walCheckpointer.ts";
 
@@ -59,7 +59,7 @@ class SqliteTransactions {
 
   constructor(db: SqliteDatabase) {
     this.db = db;
-    this.repo = new ChatRepository(db);
+    this.repo = createChatRepository(db);
     this.#begin = db.prepare("BEGIN IMMEDIATE");
     this.#commit = db.prepare("COMMIT");
     this.#rollback = db.prepare("ROLLBACK");

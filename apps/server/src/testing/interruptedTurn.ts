@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { openDatabase } from "../storage/db.ts";
-import { ChatRepository } from "../storage/repository.ts";
+import { createChatRepository } from "../storage/repository.ts";
 
 /**
  * Writes what a killed process leaves behind into `dataDir/chat.sqlite`: thread `t1` with a
@@ -10,7 +10,7 @@ import { ChatRepository } from "../storage/repository.ts";
 export function seedInterruptedTurn(dataDir: string, queued: string[] = []): void {
   const db = openDatabase(join(dataDir, "chat.sqlite"));
   try {
-    const repo = new ChatRepository(db);
+    const repo = createChatRepository(db);
     repo.createThread({ id: "t1", title: null, now: "2026-01-01T00:00:00.000Z" });
     repo.insertTurnWithPrompt({
       threadId: "t1",

@@ -28,7 +28,7 @@ import {
   type ReceivedDelta,
 } from "./liveDeltas.ts";
 import { migratePostgres } from "./migrations.ts";
-import { PgQueries, type Run } from "./pgQueries.ts";
+import { createPgQueries, type Run } from "./pgQueries.ts";
 
 export interface PostgresStoreOptions {
   url: string;
@@ -114,7 +114,7 @@ class PostgresConnections {
         throw translateStorageError(error);
       }
     };
-    this.queries = queriesOf(new PgQueries(run, () => this.#environmentId));
+    this.queries = createPgQueries(run, () => this.#environmentId);
     // One statement per batch; the pool keeps it off the LISTEN connection.
     this.live = new LiveDeltaBatcher(async (payloads) => {
       await this.#pool.query(
@@ -136,7 +136,7 @@ class PostgresConnections {
       throw translateStorageError(error);
     }
     const run: Run = (name, text, values) => client.query({ name, text, values });
-    const tx = queriesOf(new PgQueries(run, () => this.#environmentId));
+    const tx = createPgQueries(run, () => this.#environmentId);
     // Newest event id this transaction stored, per thread.
     const appended = new Map<string, number>();
     const appendEvent = tx.appendEvent;
@@ -339,17 +339,4 @@ class PostgresConnections {
     }
     watched.waiters = still;
   }
-}
-
-/** The query methods of `queries` bound to it, as a plain object. */
-function queriesOf(queries: PgQueries): ChatQueries {
-  const bound: Record<string, unknown> = {};
-  const proto = PgQueries.prototype as unknown as Record<string, unknown>;
-  for (const name of Object.getOwnPropertyNames(PgQueries.prototype)) {
-    const value = proto[name];
-    if (name !== "constructor" && typeof value === "function") {
-      bound[name] = (value as (...args: unknown[]) => unknown).bind(queries);
-    }
-  }
-  return bound as unknown as ChatQueries;
 }

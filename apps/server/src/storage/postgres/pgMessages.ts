@@ -1,0 +1,181 @@
+/**
+ * The PostgreSQL queries on messages and their pages (part of `pgQueries.ts`). A streaming
+ * message's text is its stored text plus its `message.delta` event rows (`withDeltas`).
+ */
+import type { Message } from "@app/protocol";
+import type { ChatQueries, MessageWindow } from "../chatStore.ts";
+import { MESSAGE_COLUMNS, type MessageRow, toMessage } from "../rows.ts";
+import { aroundWindow, pageOf, withDeltas } from "../storeLogic.ts";
+import type { PgContext } from "./pgRun.ts";
+
+export type PgMessageQueries = Pick<
+  ChatQueries,
+  | "insertAssistantMessage"
+  | "getMessage"
+  | "finishMessage"
+  | "streamingMessagesOfTurn"
+  | "messagesBefore"
+  | "messagesAfter"
+  | "messagesAround"
+  | "messagesBetween"
+> & {
+  /** Inserts one message row (values in column order, the caller took the seq). */
+  insertMessageRow(values: unknown[]): Promise<Message>;
+};
+
+export function pgMessageQueries(
+  ctx: PgContext,
+  nextSeq: (threadId: string, now: string) => Promise<number>,
+): PgMessageQueries {
+  /** A streaming message's text is its stored text plus its stored delta rows, in order. */
+  const toStoredMessage = async (row: MessageRow): Promise<Message> => {
+    const message = toMessage(row);
+    if (row.status !== "streaming") return message;
+    const deltas = await ctx.rows<{ data: string }>(
+      "deltaRows",
+      "SELECT data FROM events WHERE message_id = $1 ORDER BY thread_id, id",
+      [row.id],
+    );
+    return withDeltas(
+      message,
+      deltas.map((delta) => delta.data),
+    );
+  };
+
+  const toMessages = async (rows: MessageRow[]): Promise<Message[]> => {
+    const messages: Message[] = [];
+    for (const row of rows) messages.push(await toStoredMessage(row));
+    return messages;
+  };
+
+  const pageBefore = (threadId: string, beforeSeq: number, limit: number) =>
+    ctx.rows<MessageRow>(
+      "pageBefore",
+      `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE thread_id = $1 AND seq < $2
+       ORDER BY seq DESC LIMIT $3`,
+      [threadId, beforeSeq, limit],
+    );
+
+  const pageAfter = (threadId: string, afterSeq: number, limit: number) =>
+    ctx.rows<MessageRow>(
+      "pageAfter",
+      `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE thread_id = $1 AND seq > $2
+       ORDER BY seq LIMIT $3`,
+      [threadId, afterSeq, limit],
+    );
+
+  const insertMessageRow = async (values: unknown[]): Promise<Message> => {
+    const [row] = await ctx.rows<MessageRow>(
+      "insertMessage",
+      `INSERT INTO messages (id, thread_id, turn_id, seq, role, kind, text, status, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${MESSAGE_COLUMNS}`,
+      values,
+    );
+    return toStoredMessage(row!);
+  };
+
+  return {
+    insertMessageRow,
+
+    async insertAssistantMessage(input: {
+      id: string;
+      threadId: string;
+      turnId: string;
+      kind: "progress" | "answer" | "error";
+      text: string;
+      status: "streaming" | "complete" | "error";
+      now: string;
+    }): Promise<Message> {
+      const seq = await nextSeq(input.threadId, input.now);
+      return insertMessageRow([
+        input.id,
+        input.threadId,
+        input.turnId,
+        seq,
+        "assistant",
+        input.kind,
+        input.text,
+        input.status,
+        input.now,
+      ]);
+    },
+
+    async getMessage(id: string): Promise<Message | null> {
+      const [row] = await ctx.rows<MessageRow>(
+        "getMessage",
+        `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE id = $1`,
+        [id],
+      );
+      return row ? toStoredMessage(row) : null;
+    },
+
+    async finishMessage(id: string, text: string, status: "complete" | "error"): Promise<Message> {
+      // The text is not read back (up to MAX_REPLY_CHARS): the caller's is the stored one.
+      const [row] = await ctx.rows<MessageRow>(
+        "finishMessage",
+        `UPDATE messages SET text = $1, status = $2 WHERE id = $3 RETURNING ${MESSAGE_COLUMNS.replace("text", "'' AS text")}`,
+        [text, status, id],
+      );
+      return toMessage({ ...row!, text });
+    },
+
+    async streamingMessagesOfTurn(turnId: string): Promise<Message[]> {
+      const rows = await ctx.rows<MessageRow>(
+        "streamingMessagesOfTurn",
+        `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE turn_id = $1 AND status = 'streaming' ORDER BY seq`,
+        [turnId],
+      );
+      return toMessages(rows);
+    },
+
+    async messagesBefore(
+      threadId: string,
+      beforeSeq: number | null,
+      limit: number,
+    ): Promise<MessageWindow> {
+      const rows = await pageBefore(threadId, beforeSeq ?? Number.MAX_SAFE_INTEGER, limit + 1);
+      const { page, more } = pageOf(rows, limit);
+      return { messages: await toMessages(page.reverse()), hasOlder: more, hasNewer: false };
+    },
+
+    async messagesAfter(threadId: string, afterSeq: number, limit: number): Promise<MessageWindow> {
+      const rows = await pageAfter(threadId, afterSeq, limit + 1);
+      const { page, more } = pageOf(rows, limit);
+      const first = page[0];
+      const hasOlder = first ? (await pageBefore(threadId, first.seq, 1)).length > 0 : afterSeq > 0;
+      return { messages: await toMessages(page), hasOlder, hasNewer: more };
+    },
+
+    async messagesAround(anchor: Message, limit: number): Promise<MessageWindow> {
+      const [olderDesc, newer] = await Promise.all([
+        pageBefore(anchor.threadId, anchor.seq, limit),
+        pageAfter(anchor.threadId, anchor.seq, limit),
+      ]);
+      const window = aroundWindow(olderDesc.reverse(), newer, limit);
+      return {
+        messages: [
+          ...(await toMessages(window.older)),
+          anchor,
+          ...(await toMessages(window.newer)),
+        ],
+        hasOlder: window.hasOlder,
+        hasNewer: window.hasNewer,
+      };
+    },
+
+    async messagesBetween(
+      threadId: string,
+      afterSeq: number,
+      untilSeq: number,
+      limit: number,
+    ): Promise<Message[]> {
+      const rows = await ctx.rows<MessageRow>(
+        "pageBetween",
+        `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE thread_id = $1 AND seq > $2 AND seq <= $3
+         ORDER BY seq LIMIT $4`,
+        [threadId, afterSeq, untilSeq, limit],
+      );
+      return toMessages(rows);
+    },
+  };
+}

@@ -1,0 +1,196 @@
+/** The SQLite queries on turns and the history they carry (part of `repository.ts`). */
+import type { Message, Turn, TurnStatus } from "@app/protocol";
+import type { HistoryBudget, HistoryTurn, SyncQueries } from "./chatStore.ts";
+import type { SqliteDatabase } from "./db.ts";
+import { TURN_COLUMNS, type TurnRow, toTurn } from "./rows.ts";
+import type { SqliteMessageQueries } from "./sqliteMessages.ts";
+import { turnsWithinBudget } from "./storeLogic.ts";
+
+/**
+ * The newest `@limit` turns of thread `@thread` before prompt seq `@before`, each with the id of
+ * its final complete answer (null when it has none).
+ */
+const HISTORY_TURNS = `WITH h AS (
+  SELECT t.id AS turnId, t.prompt_seq AS seq, octet_length(t.provider_input) AS inputBytes,
+    (SELECT m.id FROM messages m
+      WHERE m.turn_id = t.id AND m.kind = 'answer' AND m.status = 'complete'
+      ORDER BY m.seq DESC LIMIT 1) AS answerId
+  FROM turns t WHERE t.thread_id = @thread AND t.prompt_seq < @before
+  ORDER BY t.prompt_seq DESC LIMIT @limit)`;
+
+export type SqliteTurnQueries = Pick<
+  SyncQueries,
+  | "hasTurns"
+  | "insertTurnWithPrompt"
+  | "getTurn"
+  | "getTurnPromptSeq"
+  | "updateTurn"
+  | "activeTurn"
+  | "startedUnfinishedTurns"
+  | "turnsByIds"
+  | "getProviderInput"
+  | "historyBefore"
+>;
+
+export function sqliteTurnQueries(
+  db: SqliteDatabase,
+  nextSeq: (threadId: string, now: string) => number,
+  messages: Pick<SqliteMessageQueries, "insertMessageRow" | "getMessage">,
+): SqliteTurnQueries {
+  const s = (sql: string) => db.prepare(sql);
+  const stmt = {
+    insertTurn: s(
+      `INSERT INTO turns (id, thread_id, prompt_seq, status, provider_input, created_at)
+       VALUES (?, ?, ?, 'running', ?, ?)`,
+    ),
+    getTurn: s(`SELECT ${TURN_COLUMNS} FROM turns WHERE id = ?`),
+    turnsByIds: s(`SELECT ${TURN_COLUMNS} FROM turns WHERE id IN (SELECT value FROM json_each(?))`),
+    hasTurns: s("SELECT 1 AS found FROM turns WHERE thread_id = ? LIMIT 1"),
+    updateTurn: s(
+      `UPDATE turns SET status = ?, error_code = ?, error_message = ?, completed_at = ? WHERE id = ?`,
+    ),
+    // Served by the partial index turns_active_by_thread: cost independent of the thread's size.
+    activeTurn: s(
+      `SELECT ${TURN_COLUMNS} FROM turns INDEXED BY turns_active_by_thread
+       WHERE thread_id = ? AND status IN ('running', 'waiting_for_input')
+       ORDER BY prompt_seq LIMIT 1`,
+    ),
+    startedUnfinishedTurns: s(
+      `SELECT ${TURN_COLUMNS} FROM turns
+       WHERE status IN ('running', 'waiting_for_input')
+         AND id IN (SELECT turn_id FROM turn_claims)
+       ORDER BY created_at, prompt_seq`,
+    ),
+    providerInput: s("SELECT provider_input FROM turns WHERE id = ? AND thread_id = ?"),
+    // Sizes first (octet_length reads the record header, not the text), texts only for
+    // the turns that fit the budget.
+    historySizes: s(
+      `${HISTORY_TURNS}
+       SELECT h.inputBytes, (SELECT octet_length(text) FROM messages WHERE id = h.answerId) AS answerBytes
+       FROM h ORDER BY h.seq DESC`,
+    ),
+    historyTexts: s(
+      `${HISTORY_TURNS}
+       SELECT t.provider_input AS input, (SELECT text FROM messages WHERE id = h.answerId) AS answer
+       FROM h JOIN turns t ON t.id = h.turnId ORDER BY h.seq DESC`,
+    ),
+  };
+
+  const getTurn = (id: string): Turn | null => {
+    const row = stmt.getTurn.get(id) as TurnRow | undefined;
+    return row ? toTurn(row) : null;
+  };
+
+  return {
+    /** False until the thread's first prompt. */
+    hasTurns(threadId: string): boolean {
+      return stmt.hasTurns.get(threadId) !== undefined;
+    },
+
+    /** Inserts a running turn and its prompt message (call inside a transaction). */
+    insertTurnWithPrompt(input: {
+      threadId: string;
+      turnId: string;
+      messageId: string;
+      text: string;
+      providerInput: string;
+      now: string;
+    }): { turn: Turn; message: Message } {
+      const seq = nextSeq(input.threadId, input.now);
+      stmt.insertTurn.run(input.turnId, input.threadId, seq, input.providerInput, input.now);
+      messages.insertMessageRow({
+        id: input.messageId,
+        thread_id: input.threadId,
+        turn_id: input.turnId,
+        seq,
+        role: "user",
+        kind: "prompt",
+        text: input.text,
+        status: "complete",
+        now: input.now,
+      });
+      return { turn: getTurn(input.turnId)!, message: messages.getMessage(input.messageId)! };
+    },
+
+    getTurn,
+
+    /** Prompt position of a turn, used to order history. */
+    getTurnPromptSeq(id: string): number | null {
+      const row = stmt.getTurn.get(id) as TurnRow | undefined;
+      return row ? row.prompt_seq : null;
+    },
+
+    updateTurn(input: {
+      id: string;
+      status: TurnStatus;
+      error?: { code: string; message: string } | null;
+      completedAt?: string | null;
+    }): Turn {
+      stmt.updateTurn.run(
+        input.status,
+        input.error?.code ?? null,
+        input.error?.message ?? null,
+        input.completedAt ?? null,
+        input.id,
+      );
+      return getTurn(input.id)!;
+    },
+
+    /** The oldest turn of the thread that is still running or waiting for input. */
+    activeTurn(threadId: string): Turn | null {
+      const row = stmt.activeTurn.get(threadId) as TurnRow | undefined;
+      return row ? toTurn(row) : null;
+    },
+
+    /**
+     * Turns a process started (claimed) and left running or waiting (crash or shutdown). Turns
+     * that never started are not among them: they are still queued.
+     */
+    startedUnfinishedTurns(): Turn[] {
+      return (stmt.startedUnfinishedTurns.all() as TurnRow[]).map(toTurn);
+    },
+
+    /** The turns with these ids, in the order given (one statement, however many). */
+    turnsByIds(ids: readonly string[]): Turn[] {
+      if (ids.length === 0) return [];
+      const rows = stmt.turnsByIds.all(JSON.stringify(ids)) as TurnRow[];
+      const byId = new Map(rows.map((row) => [row.id, toTurn(row)]));
+      return ids.flatMap((id) => byId.get(id) ?? []);
+    },
+
+    /** Exact provider input of a turn of this thread, or null. */
+    getProviderInput(threadId: string, turnId: string): string | null {
+      const row = stmt.providerInput.get(turnId, threadId) as
+        | { provider_input: string }
+        | undefined;
+      return row ? row.provider_input : null;
+    },
+
+    /**
+     * History for the turn whose prompt sits at `beforeSeq`, oldest first: the newest earlier
+     * turns that fit `budget` whole, each as its provider input (already expanded) and its final
+     * complete answer, if any. The first turn that does not fit ends the history, so it is always
+     * an unbroken run leading up to the new turn.
+     */
+    historyBefore(threadId: string, beforeSeq: number, budget: HistoryBudget): HistoryTurn[] {
+      // Sizes first (octet_length reads a record header, not the text), then the texts of the
+      // turns that fit: the same newest-first order, cut at that count.
+      const sizes = stmt.historySizes.all({
+        thread: threadId,
+        before: beforeSeq,
+        limit: budget.maxTurns,
+      }) as { inputBytes: number; answerBytes: number | null }[];
+      const count = turnsWithinBudget(
+        sizes.map((size) => size.inputBytes + (size.answerBytes ?? 0)),
+        budget,
+      );
+      if (count === 0) return [];
+      const texts = stmt.historyTexts.all({
+        thread: threadId,
+        before: beforeSeq,
+        limit: count,
+      }) as HistoryTurn[];
+      return texts.reverse();
+    },
+  };
+}
