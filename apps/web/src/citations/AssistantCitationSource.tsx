@@ -5,6 +5,7 @@ import { citationHighlightClock } from "./assistantCitationNavigation.ts";
 import { resolveAssistantCitationRange } from "./assistantTextSelection.ts";
 import { citationHighlightDuration, citationHighlightOpacity } from "./citationHighlightTiming.ts";
 import { createSourceHighlight, type SourceHighlight } from "./citationSourceHighlight.ts";
+import { chipRange, findCitingChip, isLiveChipRange, messageRow } from "./citingChipTarget.ts";
 import { NAVIGATION_WARNINGS } from "./navigationMachine.ts";
 
 /**
@@ -23,7 +24,33 @@ export type AssistantCitationSourceProps = {
   onSettled(warning: string | null): void;
   /** Scroll to the text at once (a deep jump: the timeline was just placed there). */
   instant?: boolean;
+  /**
+   * A backlink's jump: reveal the chip of `citation` in this citing message (and give it focus)
+   * instead of the cited text.
+   */
+  chipMessageId?: string;
 };
+
+type Resolved = { status: "found"; range: Range } | { status: "missing" } | { status: "ambiguous" };
+
+/** Where a jump lands: the cited text in its answer, or a chip in its citing message. */
+function jumpTarget(citation: AssistantCitation, chipMessageId: string | undefined) {
+  if (chipMessageId === undefined) {
+    return {
+      find: () => sourceBody(citation.messageId),
+      resolve: (body: Element): Resolved => resolveAssistantCitationRange(body, citation),
+      isLive: (range: Range) => isLiveSourceRange(range, citation.messageId),
+    };
+  }
+  return {
+    find: () => messageRow(chipMessageId),
+    resolve: (row: Element): Resolved => {
+      const chip = findCitingChip(row, citation);
+      return chip ? { status: "found", range: chipRange(chip) } : { status: "missing" };
+    },
+    isLive: (range: Range) => isLiveChipRange(range, chipMessageId),
+  };
+}
 
 function prefersReducedMotion(): boolean {
   return typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
@@ -64,6 +91,13 @@ function focusSourceRow(range: Range): void {
   if (row && typeof row.focus === "function") row.focus({ preventScroll: true });
 }
 
+/** Moves keyboard focus to a revealed chip (a link), without scrolling. */
+function focusChip(range: Range): void {
+  const node = range.startContainer;
+  const element = node instanceof Element ? node : node.parentElement;
+  element?.closest<HTMLElement>("[data-assistant-citation-chip]")?.focus({ preventScroll: true });
+}
+
 /** When the revealed text is checked again (ms after the first scroll). */
 const FOLLOW_UP_DELAYS_MS = [700, 1300, 2000];
 
@@ -88,12 +122,14 @@ export function AssistantCitationSource({
   getScrollElement,
   onSettled,
   instant = false,
+  chipMessageId,
 }: AssistantCitationSourceProps) {
   const latest = useRef({ getScrollElement, onSettled });
   latest.current = { getScrollElement, onSettled };
 
   useEffect(() => {
     const clock = citationHighlightClock(activationId);
+    const target = jumpTarget(citation, chipMessageId);
     const reduced = prefersReducedMotion();
     const scrollInstantly = reduced || instant;
     let disposed = false;
@@ -130,9 +166,9 @@ export function AssistantCitationSource({
     const repair = () => {
       if (!highlight) return;
       const current = currentRange;
-      if (current && isLiveSourceRange(current, citation.messageId)) return;
-      const body = sourceBody(citation.messageId);
-      const resolved = body ? resolveAssistantCitationRange(body, citation) : null;
+      if (current && target.isLive(current)) return;
+      const body = target.find();
+      const resolved = body ? target.resolve(body) : null;
       if (resolved?.status !== "found") {
         // The source row is gone (or reused for another message): paint nothing until it is back.
         if (current) highlight.hide();
@@ -161,7 +197,7 @@ export function AssistantCitationSource({
               readerMoved ||
               !scroller ||
               !currentRange ||
-              !isLiveSourceRange(currentRange, citation.messageId)
+              !target.isLive(currentRange)
             ) {
               return;
             }
@@ -178,13 +214,14 @@ export function AssistantCitationSource({
 
     let currentRange: Range | null = null;
     const reveal = (body: Element) => {
-      const resolved = resolveAssistantCitationRange(body, citation);
+      const resolved = target.resolve(body);
       if (resolved.status === "missing") return settle(NAVIGATION_WARNINGS.changed);
       if (resolved.status === "ambiguous") return settle(NAVIGATION_WARNINGS.ambiguous);
       currentRange = resolved.range;
       scrollRangeIntoView(latest.current.getScrollElement(), resolved.range, scrollInstantly);
       followUp();
-      focusSourceRow(resolved.range);
+      if (chipMessageId === undefined) focusSourceRow(resolved.range);
+      else focusChip(resolved.range);
       settle(null);
       if (clock.finished) return;
       if (clock.startedAt === null) clock.startedAt = performance.now();
@@ -206,7 +243,7 @@ export function AssistantCitationSource({
     const startedWaiting = performance.now();
     const waitForBody = () => {
       if (disposed) return;
-      const body = sourceBody(citation.messageId);
+      const body = target.find();
       if (body) return reveal(body);
       if (performance.now() - startedWaiting > MOUNT_TIMEOUT_MS) {
         return settle(NAVIGATION_WARNINGS.notShown);
@@ -229,7 +266,7 @@ export function AssistantCitationSource({
       // Unmounting pauses nothing: the clock keeps running, a remount resumes what is left.
       stopHighlight(false);
     };
-  }, [citation, activationId, instant]);
+  }, [citation, activationId, instant, chipMessageId]);
 
   return null;
 }

@@ -8,6 +8,8 @@ import {
 import {
   AssistantCitationNavigationContext,
   type AssistantCitationNavigator,
+  CITATION_ACTIVATION_STATE_KEY,
+  CITATION_CHIP_STATE_KEY,
   readAssistantCitationActivation,
   useAssistantCitationNavigator,
 } from "../citations/assistantCitationNavigation.ts";
@@ -98,7 +100,7 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
   const routeToCitation = useAssistantCitationNavigator({ threadId });
   const here = useMemo(() => ({ environmentId, threadId }), [environmentId, threadId]);
   const navigateToCitation = useCallback<AssistantCitationNavigator>(
-    (citation, origin) => {
+    (citation, origin, chip) => {
       if (citationScope(citation, here) === "other-environment") {
         setChipNotice((current) => ({
           id: (current?.id ?? 0) + 1,
@@ -107,7 +109,7 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
         return;
       }
       setChipNotice(null);
-      routeToCitation(citation, origin);
+      routeToCitation(citation, origin, chip);
     },
     [here, routeToCitation],
   );
@@ -144,13 +146,20 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
   const visit = visits.current.count;
   const activation = useMemo(() => {
     if (activationKey === null) return null;
-    const [hash = "", activationId = ""] = activationKey.split("\u0000");
+    const [hash = "", activationId = "", chip = ""] = activationKey.split("\u0000");
     const parsed = readAssistantCitationActivation({
       hash,
-      state: { citationActivation: `${activationId}#${visit}` },
+      state: {
+        [CITATION_ACTIVATION_STATE_KEY]: `${activationId}#${visit}`,
+        [CITATION_CHIP_STATE_KEY]: chip,
+      },
     });
     // A citation of another thread names this route only when opened as a link: not ours.
-    return parsed !== null && parsed.citation.threadId === threadId ? parsed : null;
+    // A backlink's jump (a chip target) is always about this route's thread.
+    if (parsed === null) return null;
+    return parsed.chipMessageId !== undefined || parsed.citation.threadId === threadId
+      ? parsed
+      : null;
   }, [activationKey, visit, threadId]);
 
   // A citation jump leaves the end: a reply streaming meanwhile must not pull the view back.
@@ -273,6 +282,9 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
           key={activation.activationId}
           citation={activation.citation}
           activationId={activation.activationId}
+          {...(activation.chipMessageId !== undefined
+            ? { chipMessageId: activation.chipMessageId }
+            : {})}
           getScrollElement={getScrollElement}
           onSettled={target.onSettled}
           instant={target.instant}
@@ -357,7 +369,8 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
 /** The citation hash and activation id of a location, as one comparable string (or null). */
 function citationActivationKey(location: { hash: string; state: unknown }): string | null {
   const activation = readAssistantCitationActivation(location);
-  return activation === null ? null : `${location.hash}\u0000${activation.activationId}`;
+  if (activation === null) return null;
+  return `${location.hash}\u0000${activation.activationId}\u0000${activation.chipMessageId ?? ""}`;
 }
 
 const EMPTY_ORDER: readonly string[] = [];
