@@ -21,9 +21,12 @@ describe("findCitingChip", () => {
     const otherMessage = { ...cited, messageId: "m2" };
     render(
       <article data-message-id="u1">
-        <AssistantCitationChip citation={sameWordsElsewhere} />
-        <AssistantCitationChip citation={otherMessage} />
-        <AssistantCitationChip citation={{ ...cited, comment: "a comment" }} />
+        <AssistantCitationChip citation={sameWordsElsewhere} source="[Assistant quote](x)" />
+        <AssistantCitationChip citation={otherMessage} source="[Assistant quote](x)" />
+        <AssistantCitationChip
+          citation={{ ...cited, comment: "a comment" }}
+          source="[Assistant quote](x)"
+        />
       </article>,
     );
     const row = messageRow("u1");
@@ -37,7 +40,7 @@ describe("findCitingChip", () => {
   it("covers the chip with a range that stays live only while the chip is in its message", () => {
     const { unmount } = render(
       <article data-message-id="u1">
-        <AssistantCitationChip citation={cited} />
+        <AssistantCitationChip citation={cited} source="[Assistant quote](x)" />
       </article>,
     );
     const range = chipRange(findCitingChip(messageRow("u1")!, cited)!);
