@@ -4,7 +4,8 @@
  * view as new prompts cite it (the `message.cited` event) and after a reload (`citedBy` on the
  * page), and the "Cited N×" control lists the citing messages in a labelled dialog; each entry
  * jumps to its chip (in this thread or another one) and Back returns to the control; the answer
- * is described for screen readers; axe-core finds nothing serious in the list in either scheme.
+ * is described for screen readers; axe-core finds nothing serious in the list in either scheme;
+ * from a detached window of old history the jump needs no paging, and Back returns.
  */
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
@@ -251,3 +252,47 @@ for (const colorScheme of ["light", "dark"] as const) {
     expect(serious.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
   });
 }
+
+test("from a detached window of old history, a backlink jumps to the newest prompt's chip without paging, and Back returns", async ({
+  page,
+  rig,
+}) => {
+  test.setTimeout(90_000);
+  // The seeded thread's last prompt links to answer N-300: open it (a detached window there).
+  const cited = rig.seededTurns - 300;
+  await page.goto(rig.seededThreadPath);
+  await expect(page.getByText(`Answer ${rig.seededTurns} looks at`).first()).toBeVisible();
+  const deepChip = page.getByRole("link", {
+    name: `Assistant quote: Deep link to turn ${cited}`,
+    exact: true,
+  });
+  await deepChip.click();
+  const answer = page.locator('[data-role="assistant"]', { hasText: `Answer ${cited} looks at` });
+  await expect(answer).toHaveAttribute("data-citation-highlighted", "true");
+  const control = answer.getByRole("button", { name: /^Cited in \d+ messages?$/ });
+  await expect(control).toBeVisible();
+
+  const history = { around: 0, before: 0 };
+  page.on("request", (request) => {
+    const url = request.url();
+    if (!/\/messages\?/.test(url)) return;
+    if (/[?&]around=/.test(url)) history.around++;
+    if (/[?&]before=/.test(url)) history.before++;
+  });
+  await control.click();
+  await page
+    .getByRole("dialog")
+    .getByRole("link", { name: new RegExp(`Deep link to turn ${cited}`) })
+    .click();
+  const citing = page.locator('[data-role="user"]', { has: deepChip });
+  await expect(citing).toHaveAttribute("data-citation-highlighted", "true");
+  await expect(deepChip).toBeFocused();
+  await expect(deepChip).toBeInViewport();
+  // One request at most (the newest page is kept loaded), and never paging through history.
+  expect(history.around).toBeLessThanOrEqual(1);
+  expect(history.before).toBe(0);
+
+  await page.getByRole("button", { name: "Back to where you were" }).click();
+  await expect(control).toBeFocused();
+  await expect(control).toBeInViewport();
+});

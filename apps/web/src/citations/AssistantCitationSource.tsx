@@ -88,6 +88,8 @@ function focusSourceRow(range: Range): void {
   const node = range.startContainer;
   const element = node instanceof Element ? node : node.parentElement;
   const row = element?.closest<HTMLElement>("[data-message-id]");
+  // Focus already inside the row stays (Back put it on a control of this message).
+  if (row?.contains(document.activeElement)) return;
   if (row && typeof row.focus === "function") row.focus({ preventScroll: true });
 }
 
