@@ -2,9 +2,12 @@
  * Backlinks (issue 24), what is built so far: cited words of an answer carry the persistent
  * `assistant-citation-cited` highlight, resolved against the rendered text, in the thread's own
  * view as new prompts cite it (the `message.cited` event) and after a reload (`citedBy` on the
- * page), and the "Cited N×" control lists the citing messages in a labelled dialog. Jumping from
- * an entry to the citing chip is not built yet.
+ * page), and the "Cited N×" control lists the citing messages in a labelled dialog; each entry
+ * jumps to its chip (in this thread or another one) and Back returns to the control; the answer
+ * is described for screen readers; axe-core finds nothing serious in the list in either scheme;
+ * from a detached window of old history the jump needs no paging, and Back returns.
  */
+import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { serializeAssistantCitation } from "../packages/citations/src/index.ts";
 import {
@@ -86,4 +89,210 @@ test("an answer cited from two messages shows both cited ranges, live in a secon
   await expect(dialog).toHaveCount(0);
   await expect(control).toBeFocused();
   await other.close();
+});
+
+/** A thread with one answer, and a function that makes a citation of (part of) that answer. */
+async function citedAnswer(page: Page, environmentId: string) {
+  const threadId = await createThreadFromUi(page);
+  await sendPrompt(page, "Tell me about backlinks");
+  await expect(page.getByText(DEMO_ANSWER_END).first()).toBeVisible();
+  const answerId = (await page
+    .locator('[data-role="assistant"][data-kind="answer"]')
+    .first()
+    .getAttribute("data-message-id"))!;
+  const cite = (comment: string, text = DEMO_ANSWER_END, start = 0, suffix = "") =>
+    serializeAssistantCitation({
+      version: 1,
+      environmentId,
+      threadId,
+      messageId: answerId,
+      text,
+      start,
+      end: start + text.length,
+      prefix: "",
+      suffix,
+      comment,
+    });
+  return { threadId, answerId, cite };
+}
+
+/** Sends a prompt through the API; its user message id. */
+async function postPrompt(page: Page, threadId: string, input: string): Promise<string> {
+  const sent = await page.request.post(`/api/threads/${threadId}/turns`, { data: { input } });
+  expect(sent.ok()).toBe(true);
+  return ((await sent.json()) as { message: { id: string } }).message.id;
+}
+
+/** Waits until the thread shows `count` answers and none is still streaming. */
+async function repliesDone(page: Page, count: number): Promise<void> {
+  await expect(page.locator('[data-role="assistant"][data-kind="answer"]')).toHaveCount(count);
+  await expect(page.locator('[data-message-id][data-status="streaming"]')).toHaveCount(0);
+}
+
+/** The centre (client coordinates) of the backlink mark over `text`. */
+function markCentre(page: Page, text: string): Promise<{ x: number; y: number } | null> {
+  return page.evaluate((text) => {
+    const marks = CSS.highlights.get("assistant-citation-cited");
+    const range = [...(marks ?? [])].find((mark) => (mark as Range).toString() === text) as
+      | Range
+      | undefined;
+    const rect = range?.getBoundingClientRect();
+    return rect ? { x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 } : null;
+  }, text);
+}
+
+/** The text the jump pulse (`assistant-citation`) paints, and whether it is in the viewport. */
+function pulsed(page: Page): Promise<{ text: string; inView: boolean } | null> {
+  return page.evaluate(() => {
+    const pulse = CSS.highlights.get("assistant-citation");
+    const range = pulse ? ([...pulse][0] as Range | undefined) : undefined;
+    if (!range) return null;
+    const rect = range.getBoundingClientRect();
+    return {
+      text: range.toString(),
+      inView: rect.height > 0 && rect.top >= 0 && rect.bottom <= window.innerHeight,
+    };
+  });
+}
+
+test("the list jumps to the second citing message's chip, and Back returns to the answer", async ({
+  page,
+  rig,
+}) => {
+  test.setTimeout(90_000);
+  const { threadId, answerId, cite } = await citedAnswer(page, rig.environmentId);
+  await postPrompt(page, threadId, `First ${cite("first look")}`);
+  const second = await postPrompt(
+    page,
+    threadId,
+    `Second ${cite("second look", "no citations", 11, " with this message.")}`,
+  );
+  await repliesDone(page, 3);
+  const control = page.getByRole("button", { name: "Cited in 2 messages", exact: true });
+  await expect(control).toBeVisible();
+  // Screen readers hear the answer described as cited.
+  await expect(page.locator(`[data-message-id="${answerId}"]`)).toHaveAccessibleDescription(
+    "cited in 2 messages",
+  );
+  const threadPath = new URL(page.url()).pathname;
+
+  await control.click();
+  const dialog = page.getByRole("dialog", { name: "Cited in 2 messages" });
+  await dialog.getByRole("link", { name: /second look/ }).click();
+  await expect(dialog).toHaveCount(0);
+  const citing = page.locator(`[data-message-id="${second}"]`);
+  await expect(citing).toHaveAttribute("data-citation-highlighted", "true");
+  const chip = citing.locator("[data-assistant-citation-chip]");
+  await expect(chip).toBeFocused();
+  await expect.poll(() => pulsed(page)).toEqual({ text: await chip.textContent(), inView: true });
+  // Still this thread: the jump did not go to the cited answer.
+  expect(new URL(page.url()).pathname).toBe(threadPath);
+
+  await page.getByRole("button", { name: "Back to where you were" }).click();
+  await expect(control).toBeFocused();
+  await expect(page).toHaveURL((url) => url.pathname === threadPath && url.hash === "");
+  await expect(page.getByRole("button", { name: "Back to where you were" })).toHaveCount(0);
+
+  // Clicking a mark opens the list too.
+  await control.scrollIntoViewIfNeeded();
+  const mark = await markCentre(page, "no citations");
+  expect(mark).not.toBeNull();
+  await page.mouse.click(mark!.x, mark!.y);
+  await expect(dialog).toBeVisible();
+});
+
+test("a citation from another thread is listed on the source and opens that thread", async ({
+  page,
+  rig,
+}) => {
+  test.setTimeout(90_000);
+  const { threadId, cite } = await citedAnswer(page, rig.environmentId);
+  const sourcePath = new URL(page.url()).pathname;
+  const created = await page.request.post("/api/threads", { data: {} });
+  const other = (await created.json()) as { id: string };
+  const citing = await postPrompt(page, other.id, `Over here ${cite("from elsewhere")}`);
+  await repliesDone(page, 1);
+
+  const control = page.getByRole("button", { name: "Cited in 1 message", exact: true });
+  await expect(control).toBeVisible();
+  await control.click();
+  const dialog = page.getByRole("dialog", { name: "Cited in 1 message" });
+  await dialog.getByRole("link", { name: /from elsewhere/ }).click();
+  await expect(page).toHaveURL((url) => url.pathname.endsWith(`/${other.id}`));
+  const row = page.locator(`[data-message-id="${citing}"]`);
+  await expect(row).toHaveAttribute("data-citation-highlighted", "true");
+  await expect(row.locator("[data-assistant-citation-chip]")).toBeFocused();
+
+  await page.getByRole("button", { name: "Back to where you were" }).click();
+  await expect(page).toHaveURL((url) => url.pathname === sourcePath);
+  await expect(control).toBeFocused();
+  expect(threadId).not.toBe(other.id);
+});
+
+for (const colorScheme of ["light", "dark"] as const) {
+  test(`axe-core finds nothing serious in the backlinks list (${colorScheme})`, async ({
+    page,
+    rig,
+  }) => {
+    test.setTimeout(60_000);
+    await page.emulateMedia({ colorScheme });
+    const { threadId, cite } = await citedAnswer(page, rig.environmentId);
+    await postPrompt(page, threadId, `First ${cite("first look")}`);
+    await repliesDone(page, 2);
+    await page.getByRole("button", { name: "Cited in 1 message", exact: true }).click();
+    const dialog = page.getByRole("dialog", { name: "Cited in 1 message" });
+    await expect(dialog.getByRole("link", { name: /first look/ })).toBeVisible();
+    const results = await new AxeBuilder({ page })
+      .include(".cited-by__dialog")
+      .withTags(["wcag2a", "wcag2aa"])
+      .analyze();
+    const serious = results.violations.filter(
+      (violation) => violation.impact === "serious" || violation.impact === "critical",
+    );
+    expect(serious.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
+  });
+}
+
+test("from a detached window of old history, a backlink jumps to the newest prompt's chip without paging, and Back returns", async ({
+  page,
+  rig,
+}) => {
+  test.setTimeout(90_000);
+  // The seeded thread's last prompt links to answer N-300: open it (a detached window there).
+  const cited = rig.seededTurns - 300;
+  await page.goto(rig.seededThreadPath);
+  await expect(page.getByText(`Answer ${rig.seededTurns} looks at`).first()).toBeVisible();
+  const deepChip = page.getByRole("link", {
+    name: `Assistant quote: Deep link to turn ${cited}`,
+    exact: true,
+  });
+  await deepChip.click();
+  const answer = page.locator('[data-role="assistant"]', { hasText: `Answer ${cited} looks at` });
+  await expect(answer).toHaveAttribute("data-citation-highlighted", "true");
+  const control = answer.getByRole("button", { name: /^Cited in \d+ messages?$/ });
+  await expect(control).toBeVisible();
+
+  const history = { around: 0, before: 0 };
+  page.on("request", (request) => {
+    const url = request.url();
+    if (!/\/messages\?/.test(url)) return;
+    if (/[?&]around=/.test(url)) history.around++;
+    if (/[?&]before=/.test(url)) history.before++;
+  });
+  await control.click();
+  await page
+    .getByRole("dialog")
+    .getByRole("link", { name: new RegExp(`Deep link to turn ${cited}`) })
+    .click();
+  const citing = page.locator('[data-role="user"]', { has: deepChip });
+  await expect(citing).toHaveAttribute("data-citation-highlighted", "true");
+  await expect(deepChip).toBeFocused();
+  await expect(deepChip).toBeInViewport();
+  // One request at most (the newest page is kept loaded), and never paging through history.
+  expect(history.around).toBeLessThanOrEqual(1);
+  expect(history.before).toBe(0);
+
+  await page.getByRole("button", { name: "Back to where you were" }).click();
+  await expect(control).toBeFocused();
+  await expect(control).toBeInViewport();
 });

@@ -16,6 +16,11 @@ export type AssistantCitationSourceProps = {
   onSettled(warning: string | null): void;
   /** Scroll to the text at once (a deep jump: the timeline was just placed there). */
   instant?: boolean;
+  /**
+   * A backlink's jump: reveal the chip of `citation` in this citing message (and give it focus)
+   * instead of the cited text.
+   */
+  chipMessageId?: string;
 };
 
 function prefersReducedMotion(): boolean {
@@ -33,6 +38,7 @@ export function AssistantCitationSource({
   revealRange,
   onSettled,
   instant = false,
+  chipMessageId,
 }: AssistantCitationSourceProps) {
   const latest = useRef({ getScrollElement, revealRange, onSettled });
   latest.current = { getScrollElement, revealRange, onSettled };
@@ -49,8 +55,9 @@ export function AssistantCitationSource({
           revealRange: (range, options) => latest.current.revealRange(range, options),
         },
         onSettled: (warning) => latest.current.onSettled(warning),
+        chipMessageId,
       }),
-    [citation, clock, instant],
+    [citation, clock, instant, chipMessageId],
   );
 
   return null;

@@ -40,8 +40,18 @@ export function newCitationActivationId(): string {
   return `${activationCounter}-${random}`;
 }
 
-/** One request to reveal a citation's source. */
-export type AssistantCitationActivation = { citation: AssistantCitation; activationId: string };
+/**
+ * One request to reveal a citation's source; with `chipMessageId`, the chip of that citation in
+ * the citing message instead (a backlink's jump, issue 24).
+ */
+export type AssistantCitationActivation = {
+  citation: AssistantCitation;
+  activationId: string;
+  chipMessageId?: string;
+};
+
+/** Navigation state key carrying the citing message of a backlink's jump (its chip is the target). */
+export const CITATION_CHIP_STATE_KEY = "citationChip";
 
 /**
  * The activation id a history entry's state carries: the chip click's, or (a direct page load
@@ -68,28 +78,43 @@ export function readAssistantCitationActivation(location: {
 }): AssistantCitationActivation | null {
   const citation = parseAssistantCitationHash(location.hash);
   if (citation === null) return null;
-  return { citation, activationId: citationActivationIdOf(location.state) };
+  const activationId = citationActivationIdOf(location.state);
+  const chip = ((location.state ?? {}) as Record<string, unknown>)[CITATION_CHIP_STATE_KEY];
+  return typeof chip === "string" && chip !== ""
+    ? { citation, activationId, chipMessageId: chip }
+    : { citation, activationId };
 }
+
+/** A backlink's target: the citing message (in this environment) whose chip to show. */
+export type CitingChipTarget = { threadId: string; messageId: string };
 
 /**
  * How a chip asks the app to navigate (provided by the thread view; absent in bare renders).
- * `origin` is the clicked chip: its place is recorded so Back returns to it.
+ * `origin` is the clicked chip: its place is recorded so Back returns to it. With `chip`, the
+ * jump goes to the chip of `citation` in that citing message instead of the cited text.
  */
-export type AssistantCitationNavigator = (citation: AssistantCitation, origin?: Element) => void;
+export type AssistantCitationNavigator = (
+  citation: AssistantCitation,
+  origin?: Element,
+  chip?: CitingChipTarget,
+) => void;
 
 /** History state key (on the entry a chip was clicked from) holding its {@link CitationReturnPoint}. */
 export const CITATION_RETURN_STATE_KEY = "citationReturn";
 /** History state key (on the entry a chip click pushed) marking that Back returns to a chip. */
 export const CITATION_FROM_STATE_KEY = "citationFrom";
 
-/** Where a chip was when it was clicked: Back (or "Back to where you were") returns there. */
+/**
+ * Where a chip was when it was clicked: Back (or "Back to where you were") returns there. A
+ * control that is not a link (the "Cited N×" button) names itself with `data-citation-return`.
+ */
 export type CitationReturnPoint = {
   threadId: string;
   /** The message holding the chip. */
   messageId: string;
   /** Where the message's top sat in the view: 0 top, 1 bottom (a list `viewPosition`). */
   viewPosition: number;
-  /** The chip's href, to give it focus again. */
+  /** The chip's href (or the control's `data-citation-return`), to give it focus again. */
   href: string;
 };
 
@@ -114,6 +139,9 @@ export function cameFromCitationChip(state: unknown): boolean {
   return ((state ?? {}) as Record<string, unknown>)[CITATION_FROM_STATE_KEY] === true;
 }
 
+/** Names a control that is not a link as a return point's focus target. */
+export const CITATION_RETURN_ATTRIBUTE = "data-citation-return";
+
 /**
  * The return point of a clicked chip: its message and where that message sits in the timeline's
  * view, or null when the chip is not inside a timeline row. Needs a live DOM.
@@ -133,7 +161,8 @@ export function captureCitationReturnPoint(
     const room = box.height - rect.height;
     viewPosition = room > 0 ? Math.min(1, Math.max(0, (rect.top - box.top) / room)) : 0;
   }
-  return { threadId, messageId, viewPosition, href: origin.getAttribute("href") ?? "" };
+  const href = origin.getAttribute("href") ?? origin.getAttribute(CITATION_RETURN_ATTRIBUTE) ?? "";
+  return { threadId, messageId, viewPosition, href };
 }
 
 /** Context through which sent chips navigate client-side. Null: the chip's plain href is used. */
@@ -152,7 +181,7 @@ export function useAssistantCitationNavigator(here: {
   const navigate = useNavigate();
   const { threadId } = here;
   return useCallback(
-    (citation: AssistantCitation, origin?: Element) => {
+    (citation: AssistantCitation, origin?: Element, chip?: CitingChipTarget) => {
       const hash = formatAssistantCitationHash(formatAssistantCitationHref(citation)).slice(1);
       const activationId = newCitationActivationId();
       const returnPoint = origin ? captureCitationReturnPoint(origin, threadId) : null;
@@ -165,7 +194,10 @@ export function useAssistantCitationNavigator(here: {
       }
       void navigate({
         to: "/$environmentId/$threadId",
-        params: { environmentId: citation.environmentId, threadId: citation.threadId },
+        params: {
+          environmentId: citation.environmentId,
+          threadId: chip?.threadId ?? citation.threadId,
+        },
         hash,
         state: (previous) => {
           // The new entry is not a return point itself (it is the jump).
@@ -173,6 +205,8 @@ export function useAssistantCitationNavigator(here: {
           delete next[CITATION_RETURN_STATE_KEY];
           next[CITATION_ACTIVATION_STATE_KEY] = activationId;
           next[CITATION_FROM_STATE_KEY] = returnPoint !== null;
+          if (chip) next[CITATION_CHIP_STATE_KEY] = chip.messageId;
+          else delete next[CITATION_CHIP_STATE_KEY];
           return next as unknown as typeof previous;
         },
         resetScroll: false,

@@ -11,6 +11,7 @@ import { resolveAssistantCitationRange } from "./assistantTextSelection.ts";
 import type { CitationHighlightClock } from "./citationHighlightClocks.ts";
 import { citationHighlightDuration, citationHighlightOpacity } from "./citationHighlightTiming.ts";
 import { createSourceHighlight, type SourceHighlight } from "./citationSourceHighlight.ts";
+import { chipRange, findCitingChip, isLiveChipRange, messageRow } from "./citingChipTarget.ts";
 import { NAVIGATION_WARNINGS } from "./navigationMachine.ts";
 
 /**
@@ -41,7 +42,44 @@ export type RevealCitationSourceOptions = {
   reducedMotion: boolean;
   /** Called once: the text is revealed (null) or cannot be (a warning). */
   onSettled(warning: string | null): void;
+  /**
+   * A backlink's jump (issue 24): reveal the chip of `citation` in this citing message (and
+   * focus it) instead of the cited text.
+   */
+  chipMessageId?: string | undefined;
 };
+
+type Resolved = { status: "found"; range: Range } | { status: "missing" } | { status: "ambiguous" };
+
+/** Where a reveal lands: the cited text in its answer, or a chip in its citing message. */
+type JumpTarget = {
+  /** The mounted element to resolve in, or null while it is not mounted. */
+  find(): Element | null;
+  resolve(element: Element): Resolved;
+  /** The range still covers its target's text (rows are reused for other messages). */
+  isLive(range: Range): boolean;
+  focus(range: Range): void;
+};
+
+function jumpTarget(citation: AssistantCitation, chipMessageId: string | undefined): JumpTarget {
+  if (chipMessageId === undefined) {
+    return {
+      find: () => sourceBody(citation.messageId),
+      resolve: (body) => resolveAssistantCitationRange(body, citation),
+      isLive: (range) => isLiveSourceRange(range, citation.messageId),
+      focus: focusSourceRow,
+    };
+  }
+  return {
+    find: () => messageRow(chipMessageId),
+    resolve: (row) => {
+      const chip = findCitingChip(row, citation);
+      return chip ? { status: "found", range: chipRange(chip) } : { status: "missing" };
+    },
+    isLive: (range) => isLiveChipRange(range, chipMessageId),
+    focus: focusChip,
+  };
+}
 
 function sourceBody(messageId: string): Element | null {
   return document.querySelector(`[data-assistant-citation-source="${CSS.escape(messageId)}"]`);
@@ -52,19 +90,28 @@ function focusSourceRow(range: Range): void {
   const node = range.startContainer;
   const element = node instanceof Element ? node : node.parentElement;
   const row = element?.closest<HTMLElement>("[data-message-id]");
+  // Focus already inside the row stays (Back put it on a control of this message).
+  if (row?.contains(document.activeElement)) return;
   if (row && typeof row.focus === "function") row.focus({ preventScroll: true });
 }
 
-/** Calls `found` once the message body is mounted, or `timedOut`; returns a cancel function. */
-function waitForSourceBody(
-  messageId: string,
+/** Moves keyboard focus to a revealed chip (a link), without scrolling. */
+function focusChip(range: Range): void {
+  const node = range.startContainer;
+  const element = node instanceof Element ? node : node.parentElement;
+  element?.closest<HTMLElement>("[data-assistant-citation-chip]")?.focus({ preventScroll: true });
+}
+
+/** Calls `found` once the target's element is mounted, or `timedOut`; returns a cancel function. */
+function waitForTarget(
+  target: JumpTarget,
   found: (body: Element) => void,
   timedOut: () => void,
 ): () => void {
   const started = performance.now();
   let frame = 0;
   const attempt = () => {
-    const body = sourceBody(messageId);
+    const body = target.find();
     if (body) return found(body);
     if (performance.now() - started > MOUNT_TIMEOUT_MS) return timedOut();
     frame = requestAnimationFrame(attempt);
@@ -78,7 +125,7 @@ function waitForSourceBody(
  * remount). Returns a stop function: `stop(true)` also ends the clock (dismissed).
  */
 function startPulse(
-  citation: AssistantCitation,
+  target: JumpTarget,
   initial: Range,
   clock: CitationHighlightClock,
   reducedMotion: boolean,
@@ -106,9 +153,9 @@ function startPulse(
   };
   const repair = () => {
     if (!highlight) return;
-    if (current.range && isLiveSourceRange(current.range, citation.messageId)) return;
-    const body = sourceBody(citation.messageId);
-    const resolved = body ? resolveAssistantCitationRange(body, citation) : null;
+    if (current.range && target.isLive(current.range)) return;
+    const body = target.find();
+    const resolved = body ? target.resolve(body) : null;
     if (resolved?.status !== "found") {
       // The source row is gone (or reused for another message): paint nothing until it is back.
       if (current.range) highlight.hide();
@@ -135,7 +182,7 @@ function startPulse(
  * out of view, unless the reader has started to scroll or type meanwhile. Returns a cancel.
  */
 function scheduleLateChecks(
-  citation: AssistantCitation,
+  target: JumpTarget,
   timeline: RevealTimeline,
   current: { range: Range | null },
 ): () => void {
@@ -146,7 +193,7 @@ function scheduleLateChecks(
   const timers = FOLLOW_UP_DELAYS_MS.map((delay) =>
     setTimeout(() => {
       const range = current.range;
-      if (readerMoved || !range || !isLiveSourceRange(range, citation.messageId)) return;
+      if (readerMoved || !range || !target.isLive(range)) return;
       timeline.revealRange(range, { instant: true, onlyIfOutOfView: true });
     }, delay),
   );
@@ -168,6 +215,7 @@ function scheduleLateChecks(
  */
 export function revealCitationSource(options: RevealCitationSourceOptions): () => void {
   const { citation, clock, timeline, instant, reducedMotion, onSettled } = options;
+  const target = jumpTarget(citation, options.chipMessageId);
   let settled = false;
   const settle = (warning: string | null) => {
     if (settled) return;
@@ -179,21 +227,19 @@ export function revealCitationSource(options: RevealCitationSourceOptions): () =
   let cancelChecks: (() => void) | null = null;
 
   const reveal = (body: Element) => {
-    const resolved = resolveAssistantCitationRange(body, citation);
+    const resolved = target.resolve(body);
     if (resolved.status === "missing") return settle(NAVIGATION_WARNINGS.changed);
     if (resolved.status === "ambiguous") return settle(NAVIGATION_WARNINGS.ambiguous);
     current.range = resolved.range;
     timeline.revealRange(resolved.range, { instant: instant || reducedMotion });
-    cancelChecks = scheduleLateChecks(citation, timeline, current);
-    focusSourceRow(resolved.range);
+    cancelChecks = scheduleLateChecks(target, timeline, current);
+    target.focus(resolved.range);
     settle(null);
     if (clock.finished) return;
     const root = timeline.getScrollElement() ?? document.body;
-    stopPulse = startPulse(citation, resolved.range, clock, reducedMotion, root, current);
+    stopPulse = startPulse(target, resolved.range, clock, reducedMotion, root, current);
   };
-  const cancelWait = waitForSourceBody(citation.messageId, reveal, () =>
-    settle(NAVIGATION_WARNINGS.notShown),
-  );
+  const cancelWait = waitForTarget(target, reveal, () => settle(NAVIGATION_WARNINGS.notShown));
 
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key === "Escape" && stopPulse) {

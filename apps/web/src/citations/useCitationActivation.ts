@@ -11,6 +11,7 @@ import { useCallback, useMemo, useRef, useState } from "react";
 import {
   type AssistantCitationActivation,
   CITATION_ACTIVATION_STATE_KEY,
+  CITATION_CHIP_STATE_KEY,
   citationActivationIdOf,
 } from "./assistantCitationNavigation.ts";
 import {
@@ -40,20 +41,22 @@ export function useCitationActivation(here: {
   const { environmentId, threadId } = here;
   const hash = useLocation({ select: (location) => location.hash });
   const entryId = useLocation({ select: (location) => citationActivationIdOf(location.state) });
+  // A backlink's jump names the citing message whose chip is the target (issue 24).
+  const chipMessageId = useLocation({ select: (location) => chipTargetOf(location.state) });
   const citation = useMemo(() => parseAssistantCitationHash(hash), [hash]);
 
-  const key = citation === null ? null : `${hash}\u0000${entryId}`;
+  const key = citation === null ? null : `${hash}\u0000${entryId}\u0000${chipMessageId ?? ""}`;
   const visits = useRef({ key: null as string | null, count: 0 });
   if (visits.current.key !== key) visits.current = { key, count: visits.current.count + 1 };
   const visit = visits.current.count;
-  const activation = useMemo<AssistantCitationActivation | null>(
-    () =>
-      // A citation of another thread names this route only when opened as a link: not ours.
-      citation !== null && citation.threadId === threadId
-        ? { citation, activationId: `${entryId}#${visit}` }
-        : null,
-    [citation, entryId, visit, threadId],
-  );
+  const activation = useMemo<AssistantCitationActivation | null>(() => {
+    if (citation === null) return null;
+    const activationId = `${entryId}#${visit}`;
+    // A backlink's jump is always about this route's thread (its citing message is here).
+    if (chipMessageId !== null) return { citation, activationId, chipMessageId };
+    // A citation of another thread names this route only when opened as a link: not ours.
+    return citation.threadId === threadId ? { citation, activationId } : null;
+  }, [citation, entryId, visit, threadId, chipMessageId]);
 
   const [clocks] = useState(createCitationHighlightClocks);
 
@@ -70,10 +73,17 @@ export function useCitationActivation(here: {
       state: (previous) => {
         const next: Record<string, unknown> = { ...previous };
         delete next[CITATION_ACTIVATION_STATE_KEY];
+        delete next[CITATION_CHIP_STATE_KEY];
         return next as unknown as typeof previous;
       },
     });
   }, [hasCitation, navigate, environmentId, threadId]);
 
   return { activation, clockFor: clocks.clockFor, leaveCitation };
+}
+
+/** The citing message a history entry's state names as a backlink's target, or null. */
+function chipTargetOf(entryState: unknown): string | null {
+  const chip = ((entryState ?? {}) as Record<string, unknown>)[CITATION_CHIP_STATE_KEY];
+  return typeof chip === "string" && chip !== "" ? chip : null;
 }

@@ -7,7 +7,11 @@
  */
 import { useLocation } from "@tanstack/react-router";
 import { useCallback, useEffect } from "react";
-import { cameFromCitationChip, readCitationReturnPoint } from "./assistantCitationNavigation.ts";
+import {
+  CITATION_RETURN_ATTRIBUTE,
+  cameFromCitationChip,
+  readCitationReturnPoint,
+} from "./assistantCitationNavigation.ts";
 
 /** Options of {@link useCitationReturn}. */
 export type UseCitationReturnOptions = {
@@ -64,14 +68,22 @@ function citationReturnKey(location: { state: unknown }): string | null {
   return `${key}\u0000${JSON.stringify({ citationReturn: point })}`;
 }
 
-/** Focuses the chip (by href) in a message row once the row is mounted (a few frames at most). */
+/**
+ * Focuses the chip (by href), or the control named by `data-citation-return`, in a message row
+ * once the row is mounted (a few frames at most).
+ */
 function focusChipWhenMounted(messageId: string, href: string): void {
   let frames = 0;
   const attempt = () => {
     const row = document.querySelector(`[data-message-id="${CSS.escape(messageId)}"]`);
     const chip = [
-      ...(row?.querySelectorAll<HTMLElement>("[data-assistant-citation-chip]") ?? []),
-    ].find((element) => element.getAttribute("href") === href);
+      ...(row?.querySelectorAll<HTMLElement>(
+        `[data-assistant-citation-chip], [${CITATION_RETURN_ATTRIBUTE}]`,
+      ) ?? []),
+    ].find(
+      (element) =>
+        (element.getAttribute("href") ?? element.getAttribute(CITATION_RETURN_ATTRIBUTE)) === href,
+    );
     if (chip) chip.focus({ preventScroll: true });
     else if (frames++ < 60) requestAnimationFrame(attempt);
   };

@@ -99,7 +99,7 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
   const routeToCitation = useAssistantCitationNavigator({ threadId });
   const here = useMemo(() => ({ environmentId, threadId }), [environmentId, threadId]);
   const navigateToCitation = useCallback<AssistantCitationNavigator>(
-    (citation, origin) => {
+    (citation, origin, chip) => {
       if (citationScope(citation, here) === "other-environment") {
         setChipNotice((current) => ({
           id: (current?.id ?? 0) + 1,
@@ -108,7 +108,7 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
         return;
       }
       setChipNotice(null);
-      routeToCitation(citation, origin);
+      routeToCitation(citation, origin, chip);
     },
     [here, routeToCitation],
   );
@@ -298,6 +298,9 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
           key={activation.activationId}
           citation={activation.citation}
           clock={clockFor(activation.activationId)}
+          {...(activation.chipMessageId !== undefined
+            ? { chipMessageId: activation.chipMessageId }
+            : {})}
           getScrollElement={getScrollElement}
           revealRange={revealRange}
           onSettled={target.onSettled}

@@ -102,7 +102,8 @@ export function useAssistantCitationTarget({
 }: UseAssistantCitationTargetOptions): AssistantCitationTarget {
   const [state, dispatch] = useReducer(navigationReducer, IDLE_NAVIGATION);
   const activationId = activation?.activationId ?? null;
-  const messageId = activation?.citation.messageId ?? null;
+  // A backlink's jump targets the citing message (its chip), not the cited one.
+  const messageId = activation?.chipMessageId ?? activation?.citation.messageId ?? null;
   const latest = useRef(thread);
   latest.current = thread;
   const instant = useRef(false);

@@ -1,6 +1,6 @@
 import type { Message } from "@app/protocol";
 import { createContext, memo, useContext, useMemo, useRef } from "react";
-import { CitedByControl } from "../citations/CitedByControl.tsx";
+import { CitedByControl, citedByDescriptionId } from "../citations/CitedByControl.tsx";
 import { useCitedMarks } from "../citations/citedMarks.ts";
 import { citationCopyHtml } from "../copy/citationCopyHtml.ts";
 import { ChatMarkdown } from "../markdown/ChatMarkdown.tsx";
@@ -63,6 +63,7 @@ const MessageView = memo(function MessageView({
   const clipped = long && !unfolded;
   const bodyId = `message-body-${message.id}`;
   const bodyRef = useRef<HTMLDivElement>(null);
+  const hasBacklinks = isAssistant && message.text !== "" && (message.citedBy?.count ?? 0) > 0;
   // Backlink marks on the cited words (issue 24), once the text has stopped streaming.
   useCitedMarks(
     message.id,
@@ -81,6 +82,8 @@ const MessageView = memo(function MessageView({
       data-long-message={long ? (clipped ? "folded" : "unfolded") : undefined}
       data-turn-outcome={outcome?.status}
       aria-label={speakerLabel(message)}
+      // Backlinks: "cited in N messages" (the hidden text beside the "Cited N×" control).
+      aria-describedby={hasBacklinks ? citedByDescriptionId(message.id) : undefined}
       // Focusable by script only: a jump moves focus to the source message.
       tabIndex={-1}
       aria-busy={streaming || undefined}
@@ -131,7 +134,7 @@ const MessageView = memo(function MessageView({
             // Chips (user messages only) also go out as readable blockquotes for documents.
             getHtml={() => (message.role === "user" ? citationCopyHtml(message.text) : null)}
           />
-          {isAssistant && message.citedBy !== undefined && message.citedBy.count > 0 ? (
+          {hasBacklinks && message.citedBy !== undefined ? (
             <CitedByControl
               key={`cited-${message.id}`}
               threadId={message.threadId}
