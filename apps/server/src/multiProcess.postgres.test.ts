@@ -9,6 +9,7 @@ import {
   collectSse,
   makeTempDir,
   removeDir,
+  type SseCursor,
   type SseEvent,
   testDatabaseUrl,
   waitFor,
@@ -177,9 +178,11 @@ describe("Stop and questions across processes", () => {
       const { turn } = await requestJson<{ turn: Turn }>(slow, `/api/threads/${thread.id}/turns`, {
         input: "long reply please",
       });
+      const stored: SseCursor = { lastEventId: "0" };
       await collectSse(`${b.url}/api/threads/${thread.id}/events`, {
         lastEventId: "0",
-        until: (events) => events.some((e) => e.event === "message.delta" && e.id !== null),
+        cursor: stored,
+        until: (events) => streamingAndStored(events, stored),
       });
       const stopped = await requestJson<{ turn: Turn }>(
         b,
@@ -214,9 +217,11 @@ describe("a process killed mid-reply", () => {
         input: "a long reply please",
       });
       // The reply is streaming on `slow` (B sees its stored chunks); B queues the next turn.
+      const stored: SseCursor = { lastEventId: "0" };
       await collectSse(`${b.url}/api/threads/${thread.id}/events`, {
         lastEventId: "0",
-        until: (events) => events.some((e) => e.event === "message.delta" && e.id !== null),
+        cursor: stored,
+        until: (events) => streamingAndStored(events, stored),
       });
       const second = await requestJson<{ turn: Turn }>(b, `/api/threads/${thread.id}/turns`, {
         input: "and then this",
@@ -248,3 +253,18 @@ describe("a process killed mid-reply", () => {
     }
   });
 });
+
+/**
+ * The reply streams (a chunk reached the client, live from the other process or stored) and at
+ * least one of its chunks is stored: the stream's position is past the answer's creation. A
+ * stored chunk the client already had live arrives as a bare `id:` line, so only the cursor
+ * shows it.
+ */
+function streamingAndStored(events: SseEvent[], cursor: SseCursor): boolean {
+  const created = events.findLast((e) => e.event === "message.created");
+  return (
+    created?.id != null &&
+    events.some((e) => e.event === "message.delta") &&
+    Number(cursor.lastEventId) > Number(created.id)
+  );
+}
