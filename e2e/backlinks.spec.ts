@@ -208,7 +208,11 @@ test("a citation from another thread is listed on the source and opens that thre
   test.setTimeout(90_000);
   const { threadId, cite } = await citedAnswer(page, rig.environmentId);
   const sourcePath = new URL(page.url()).pathname;
-  const created = await page.request.post("/api/threads", { data: {} });
+  // Titled, so the thread list never shows the quoted demo words as a title (later specs look
+  // for those words on the page).
+  const created = await page.request.post("/api/threads", {
+    data: { title: "Backlinks from another thread" },
+  });
   const other = (await created.json()) as { id: string };
   const citing = await postPrompt(page, other.id, `Over here ${cite("from elsewhere")}`);
   await repliesDone(page, 1);

@@ -94,6 +94,13 @@ describe("threadReducer", () => {
     // message.completed carries no citedBy: the known backlinks stay.
     state = threadReducer(state, event(14, { type: "message.completed", message: message(2) }));
     expect(state.messagesById.get("m2")!.citedBy!.count).toBe(1);
+    // A page read before that event (the refetch after the first paint) does not lower it.
+    state = threadReducer(state, {
+      type: "page.loaded",
+      page: page([message(1), message(2, { citedBy: { count: 0, ranges: [] } })], null),
+      position: "newest",
+    });
+    expect(state.messagesById.get("m2")!.citedBy).toEqual({ count: 1, ranges: [range] });
     // A later page with a new count replaces it.
     state = threadReducer(state, {
       type: "page.loaded",

@@ -271,11 +271,15 @@ function sameMessage(a: Message, b: Message): boolean {
 
 /**
  * Backlinks (issue 24) come only with pages and `message.cited` events: a version of a message
- * without them (an event's) keeps the ones already known.
+ * without them (an event's) keeps the ones already known. Citations are never removed, so a page
+ * read before a live `message.cited` (an older snapshot, e.g. the refetch after the first paint)
+ * must not lower the count either.
  */
 function keepCitedBy(current: Message | undefined, chosen: Message): Message {
-  if (chosen.citedBy !== undefined || current?.citedBy === undefined) return chosen;
-  return { ...chosen, citedBy: current.citedBy };
+  const known = current?.citedBy;
+  if (known === undefined) return chosen;
+  if (chosen.citedBy !== undefined && chosen.citedBy.count >= known.count) return chosen;
+  return { ...chosen, citedBy: known };
 }
 
 function sameCitedBy(a: Message["citedBy"], b: Message["citedBy"]): boolean {
