@@ -77,3 +77,10 @@ describe("splitMarkdownBlocks", () => {
     );
   });
 });
+
+describe("splitMarkdownBlocks and raw HTML", () => {
+  it("keeps a raw HTML block together with a fence line that belongs to it (property counterexample)", () => {
+    const text = "<div>\n```\n\n```\n\npara text";
+    expect(splitMarkdownBlocks(text)).toEqual([{ start: 0, end: text.length, source: text }]);
+  });
+});

@@ -14,9 +14,11 @@ export type MarkdownBlock = { start: number; end: number; source: string };
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
 const LIST_MARKER = /^(?:[-+*]|\d{1,9}[.)])(?:\s|$)/;
-// Constructs whose meaning spans blank lines or the whole document.
+// Constructs whose meaning spans blank lines or the whole document. Any raw HTML block start
+// counts: a fence line right after one belongs to the HTML block, not to a fence, which the
+// line-by-line fence tracking below cannot tell (property counterexample "<div>\n```\n\n```").
 const NO_SPLIT =
-  /^ {0,3}(?:\[[^\]\n]+\]:|\[\^[^\]\n]+\]:|<(?:pre|script|style|textarea|!--|\?|![A-Za-z]|!\[CDATA\[))/im;
+  /^ {0,3}(?:\[[^\]\n]+\]:|\[\^[^\]\n]+\]:|<(?:[A-Za-z/]|!--|\?|![A-Za-z]|!\[CDATA\[))/im;
 
 /** Splits `text` into consecutive blocks covering it exactly (empty text gives no blocks). */
 export function splitMarkdownBlocks(text: string): MarkdownBlock[] {
