@@ -190,9 +190,11 @@ export function CitationCommentEditor(props: CitationCommentEditorProps): JSX.El
     };
   }, []);
 
-  // The editing highlight lives exactly as long as the editor is open on live source text.
+  // The editing highlight lives exactly as long as the editor is open on live source text. A
+  // layout effect: it changes in the same commit as the placement, so no frame shows the editor
+  // beside the chip with a stale highlight still painted (a passive effect ran a tick later).
   const highlighted = layout?.range ?? null;
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (highlighted === null) return;
     return paintCitationEditingHighlight(highlighted);
   }, [highlighted]);
