@@ -1,7 +1,9 @@
 /**
- * Capturing a DOM selection as an assistant citation, and finding a citation's text again in a
- * rendered message (spec: "Selection and source matching"). The offsets and context come from
- * the pure kernel in `@app/citations`; this module only reads the DOM to build the rendered-text
+ * Capturing a DOM selection as an assistant citation (spec: "Selection and source matching"),
+ * and the entry point for finding a citation's text again in a rendered message (the narrowing
+ * and the resolution live in `narrowRangeToSelectedText.ts` and
+ * `resolveAssistantCitationRange.ts`, re-exported here). The offsets and context come from the
+ * pure kernel in `@app/citations`; this module only reads the DOM to build the rendered-text
  * stream (`renderedTextStream.ts`) and maps between stream offsets and DOM positions.
  *
  * Every function here reads a live DOM; none of them changes it or the document selection.
@@ -10,21 +12,17 @@ import {
   ASSISTANT_CITATION_MAX_TEXT_LENGTH,
   type AssistantCitation,
   AssistantCitationSchema,
-  type AssistantCitationSelector,
-  buildNormalizedRenderedText,
   createAssistantCitationSelector,
-  findAssistantCitationText,
-  isRenderedWhitespaceCode,
-  normalizedRangeToRaw,
 } from "@app/citations";
+import { narrowRangeToSelectedText } from "./narrowRangeToSelectedText.ts";
 import {
   buildRenderedTextStream,
   domPointToStreamOffset,
-  isRenderedTextNode,
   streamRangeToDomRange,
 } from "./renderedTextStream.ts";
 import { selectionRange } from "./selectionRange.ts";
 
+export { narrowRangeToSelectedText } from "./narrowRangeToSelectedText.ts";
 export {
   buildRenderedTextStream,
   domPointToStreamOffset,
@@ -33,6 +31,10 @@ export {
   streamOffsetToDomPoint,
   streamRangeToDomRange,
 } from "./renderedTextStream.ts";
+export {
+  type AssistantCitationRangeResolution,
+  resolveAssistantCitationRange,
+} from "./resolveAssistantCitationRange.ts";
 
 /** The attribute on each assistant message body; its value is the message id. */
 export const ASSISTANT_CITATION_SOURCE_ATTRIBUTE = "data-assistant-citation-source";
@@ -96,117 +98,6 @@ function rangeOf(selection: Selection | Range): Range | null {
   return "rangeCount" in selection ? selectionRange(selection) : selection;
 }
 
-/** The next node in tree order, optionally skipping `node`'s own descendants. */
-function nextInTree(node: Node, skipChildren: boolean): Node | null {
-  if (!skipChildren && node.firstChild) return node.firstChild;
-  for (let current: Node | null = node; current !== null; current = current.parentNode) {
-    if (current.nextSibling) return current.nextSibling;
-  }
-  return null;
-}
-
-function lastDescendant(node: Node): Node {
-  let current = node;
-  while (current.lastChild) current = current.lastChild;
-  return current;
-}
-
-/** The previous node in reverse tree order (ancestors come after their descendants). */
-function previousInTree(node: Node): Node | null {
-  return node.previousSibling ? lastDescendant(node.previousSibling) : node.parentNode;
-}
-
-const isCharacterData = (node: Node) =>
-  node.nodeType === Node.TEXT_NODE ||
-  node.nodeType === Node.COMMENT_NODE ||
-  node.nodeType === Node.CDATA_SECTION_NODE ||
-  node.nodeType === Node.PROCESSING_INSTRUCTION_NODE;
-
-/** The first node in tree order that starts at or after the boundary point. */
-function nodeAtOrAfter(container: Node, offset: number): Node | null {
-  if (isCharacterData(container)) return nextInTree(container, true);
-  return container.childNodes[offset] ?? nextInTree(container, true);
-}
-
-/** The last node in reverse tree order that lies before the boundary point. */
-function nodeBefore(container: Node, offset: number): Node | null {
-  if (isCharacterData(container)) return previousInTree(container);
-  const child = container.childNodes[offset - 1];
-  return child ? lastDescendant(child) : previousInTree(container);
-}
-
-function hasNonWhitespaceBetween(text: string, start: number, end: number): boolean {
-  for (let i = start; i < end; i++) {
-    if (!isRenderedWhitespaceCode(text.charCodeAt(i))) return true;
-  }
-  return false;
-}
-
-/** The part of text node `node` that `range` covers, as `[start, end)` in `node.data`. */
-function coveredPart(range: Range, node: Text): [number, number] {
-  const start = node === range.startContainer ? range.startOffset : 0;
-  const end = node === range.endContainer ? range.endOffset : node.data.length;
-  return [start, end];
-}
-
-/** Whether `node` is displayed text with a non-whitespace unit inside `range`. */
-function selectsText(range: Range, node: Node): node is Text {
-  if (node.nodeType !== Node.TEXT_NODE) return false;
-  const text = node as Text;
-  const [start, end] = coveredPart(range, text);
-  return hasNonWhitespaceBetween(text.data, start, end) && isRenderedTextNode(text);
-}
-
-/**
- * Narrows `range` to the first and last displayed text nodes it selects, so an endpoint sitting
- * in an empty position (offset 0 of the next block after a triple click, the end of a text
- * node, between blocks, inside a control) no longer points into a neighbouring message.
- * Endpoints already inside selected text stay where they are. Returns null when the range
- * selects no displayed, non-whitespace text.
- */
-export function narrowRangeToSelectedText(range: Range): Range | null {
-  const afterEnd = nodeAtOrAfter(range.endContainer, range.endOffset);
-  let first: Text | null = null;
-  for (
-    let node: Node | null =
-      range.startContainer.nodeType === Node.TEXT_NODE
-        ? range.startContainer
-        : nodeAtOrAfter(range.startContainer, range.startOffset);
-    node !== null && node !== afterEnd;
-    node = nextInTree(node, false)
-  ) {
-    if (selectsText(range, node)) {
-      first = node;
-      break;
-    }
-  }
-  if (first === null) return null;
-
-  const beforeStart =
-    range.startContainer.nodeType === Node.TEXT_NODE
-      ? previousInTree(range.startContainer)
-      : nodeBefore(range.startContainer, range.startOffset);
-  let last: Text | null = null;
-  for (
-    let node: Node | null =
-      range.endContainer.nodeType === Node.TEXT_NODE
-        ? range.endContainer
-        : nodeBefore(range.endContainer, range.endOffset);
-    node !== null && node !== beforeStart;
-    node = previousInTree(node)
-  ) {
-    if (selectsText(range, node)) {
-      last = node;
-      break;
-    }
-  }
-  if (last === null) return null;
-
-  const narrowed = range.cloneRange();
-  narrowed.setStart(first, coveredPart(range, first)[0]);
-  narrowed.setEnd(last, coveredPart(range, last)[1]);
-  return narrowed;
-}
 
 function sourceOf(node: Node): Element | null {
   const element = node.nodeType === Node.ELEMENT_NODE ? (node as Element) : node.parentElement;
@@ -297,53 +188,4 @@ export function captureAssistantTextSelection(
     source,
     overLimit,
   };
-}
-
-/** Where a citation's text is in a rendered message, as a DOM range. */
-export type AssistantCitationRangeResolution =
-  | { status: "found"; range: Range }
-  | { status: "ambiguous"; count: number }
-  | { status: "missing" };
-
-/** Number of whitespace units at the start of `text` from `from` on (at most up to `limit`). */
-function whitespaceRunForward(text: string, from: number, limit: number): number {
-  let i = from;
-  while (i < limit && isRenderedWhitespaceCode(text.charCodeAt(i))) i++;
-  return i - from;
-}
-
-function whitespaceRunBackward(text: string, to: number, limit: number): number {
-  let i = to;
-  while (i > limit && isRenderedWhitespaceCode(text.charCodeAt(i - 1))) i--;
-  return to - i;
-}
-
-/**
- * Finds `citation` in the rendered text of `root` (its message body) with the kernel's
- * `findAssistantCitationText` (same normalization, case-sensitive, context first, never
- * guessing between several matches) and maps the match to a DOM range.
- *
- * A match edge on a collapsed space covers a whole whitespace run in the raw stream; the range
- * keeps only as much of that run as the saved quote itself starts or ends with, so re-finding a
- * captured quote gives back the captured range.
- */
-export function resolveAssistantCitationRange(
-  root: Element,
-  citation: Pick<AssistantCitationSelector, "text" | "prefix" | "suffix">,
-): AssistantCitationRangeResolution {
-  const stream = buildRenderedTextStream(root);
-  const match = findAssistantCitationText(stream.text, citation);
-  if (match.status !== "found") return match;
-  const map = buildNormalizedRenderedText(stream.text);
-  const raw = normalizedRangeToRaw(map, match.start, match.end);
-  const quote = citation.text;
-  let start = raw.start;
-  let end = raw.end;
-  const leading = whitespaceRunForward(quote, 0, quote.length);
-  const runAtStart = whitespaceRunForward(stream.text, start, end);
-  start += Math.max(0, runAtStart - leading);
-  const trailing = whitespaceRunBackward(quote, quote.length, 0);
-  const runAtEnd = whitespaceRunBackward(stream.text, end, start);
-  end -= Math.max(0, runAtEnd - trailing);
-  return { status: "found", range: streamRangeToDomRange(stream, start, end) };
 }
