@@ -98,7 +98,6 @@ function rangeOf(selection: Selection | Range): Range | null {
   return "rangeCount" in selection ? selectionRange(selection) : selection;
 }
 
-
 function sourceOf(node: Node): Element | null {
   const element = node.nodeType === Node.ELEMENT_NODE ? (node as Element) : node.parentElement;
   return element?.closest(SOURCE_SELECTOR) ?? null;
