@@ -8,8 +8,7 @@
  * source in one discrete update tagged as its own history entry, so one undo restores the
  * previous comment. Saving an unchanged text changes nothing (the link keeps its bytes).
  *
- * Keys pressed on a focused chip are handled here before Lexical sees them (a capture listener
- * on the root), because Lexical would apply them to the caret elsewhere in the text.
+ * Clicks and keys on a focused chip (open, remove, step over) are `citationChipKeys.ts`.
  */
 import {
   type AssistantCitation,
@@ -19,11 +18,8 @@ import {
 import { useLexicalComposerContext } from "@lexical/react/LexicalComposerContext";
 import {
   $addUpdateTag,
-  $getNearestNodeFromDOMNode,
   $getNodeByKey,
-  $isTextNode,
   HISTORY_PUSH_TAG,
-  type LexicalEditor,
   mergeRegister,
   type NodeKey,
 } from "lexical";
@@ -31,6 +27,7 @@ import { type JSX, useCallback, useEffect, useRef, useState } from "react";
 import { createPortal } from "react-dom";
 import { CitationCommentEditor, type CitationSourceLink } from "../CitationCommentEditor.tsx";
 import { $isComposerCitationNode, ComposerCitationNode } from "../nodes/ComposerCitationNode.tsx";
+import { $selectAfterChip, registerCitationChipKeys } from "./citationChipKeys.ts";
 
 /** Imperative side of the plugin, used by the composer handle. */
 export type CitationCommentController = {
@@ -59,29 +56,6 @@ type Session = {
   initial: string;
   source: CitationSourceLink | null;
 };
-
-const CHIP_SELECTOR = "[data-composer-citation-chip]";
-
-/** The citation chip whose face `target` is inside, if it belongs to `editor`. */
-function $chipFromTarget(editor: LexicalEditor, target: EventTarget | null) {
-  if (!(target instanceof Element)) return null;
-  const host = target.closest(CHIP_SELECTOR);
-  if (host === null || !editor.getRootElement()?.contains(host)) return null;
-  const node = $getNearestNodeFromDOMNode(host);
-  return $isComposerCitationNode(node) ? node : null;
-}
-
-/** Puts the caret right after `node`, skipping one following space (typing stays separate). */
-function $selectAfterChip(node: ComposerCitationNode): void {
-  const next = node.getNextSibling();
-  if ($isTextNode(next)) {
-    const offset = next.getTextContent().startsWith(" ") ? 1 : 0;
-    next.select(offset, offset);
-    return;
-  }
-  const index = node.getIndexWithinParent() + 1;
-  node.getParentOrThrow().select(index, index);
-}
 
 function errorText(error: unknown): string {
   const detail = error instanceof Error ? error.message : String(error);
@@ -219,64 +193,8 @@ export function CitationCommentPlugin({
   }, [controllerRef, open, save]);
 
   useEffect(() => {
-    const chipKeyOf = (target: EventTarget | null): NodeKey | null =>
-      editor
-        .getEditorState()
-        .read(() => $chipFromTarget(editor, target)?.getKey() ?? null, { editor });
-
-    const onClick = (event: MouseEvent) => {
-      const key = chipKeyOf(event.target);
-      if (key !== null) open(key);
-    };
-
-    const onKeyDown = (event: KeyboardEvent) => {
-      const key = chipKeyOf(event.target);
-      if (key === null || event.isComposing) return;
-      const moveCaret = (where: "before" | "after" | "remove") =>
-        focusComposer(key, (node) => {
-          if (where === "after") {
-            $selectAfterChip(node);
-            return;
-          }
-          node.selectPrevious();
-          if (where === "remove") node.remove();
-        });
-      switch (event.key) {
-        case "Enter":
-        case " ":
-          open(key);
-          break;
-        case "Backspace":
-        case "Delete":
-          moveCaret("remove");
-          break;
-        case "ArrowLeft":
-          moveCaret("before");
-          break;
-        case "ArrowRight":
-        case "Escape":
-          moveCaret("after");
-          break;
-        default:
-          // Tab moves focus natively; shortcuts such as undo still reach Lexical.
-          return;
-      }
-      event.preventDefault();
-      event.stopPropagation();
-    };
-
     return mergeRegister(
-      editor.registerRootListener((root, previous) => {
-        previous?.removeEventListener("click", onClick);
-        previous?.removeEventListener("keydown", onKeyDown, true);
-        root?.addEventListener("click", onClick);
-        root?.addEventListener("keydown", onKeyDown, true);
-      }),
-      () => {
-        const root = editor.getRootElement();
-        root?.removeEventListener("click", onClick);
-        root?.removeEventListener("keydown", onKeyDown, true);
-      },
+      registerCitationChipKeys(editor, { open: (key) => void open(key), focusComposer }),
       // A chip removed while its editor is open (undo, send, rebuild) closes the editor.
       editor.registerMutationListener(
         ComposerCitationNode,
