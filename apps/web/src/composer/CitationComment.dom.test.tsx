@@ -1,9 +1,9 @@
 /** Citing into the composer: insertCitation, and when the comment editor opens. */
-import { type AssistantCitation, serializeAssistantCitation } from "@app/citations";
 import { act, fireEvent, screen } from "@testing-library/react";
 import { PASTE_COMMAND, REDO_COMMAND, UNDO_COMMAND } from "lexical";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { draftKey } from "./composerStorage.ts";
+import { commentedQuoteLink, quote, quoteLink, setUpComposerTests } from "./composerTestSetup.ts";
 import { $selectPromptOffsets } from "./promptEditorState.ts";
 import {
   chipFace,
@@ -12,32 +12,9 @@ import {
   renderComposer,
   run,
   setPrompt,
-  stubRangeRects,
 } from "./renderComposer.tsx";
 
-const quote: AssistantCitation = {
-  version: 1,
-  environmentId: "env",
-  threadId: "thread-a",
-  messageId: "m1",
-  text: "The cache is\n  invalidated on write",
-  start: 10,
-  end: 45,
-  prefix: "As noted, ",
-  suffix: ".",
-};
-const link = serializeAssistantCitation(quote);
-const commented = { ...quote, comment: "Is this still true?" };
-const commentedLink = serializeAssistantCitation(commented);
-
-stubRangeRects();
-beforeEach(() => {
-  localStorage.clear();
-});
-afterEach(() => {
-  vi.restoreAllMocks();
-  vi.unstubAllGlobals();
-});
+setUpComposerTests({ rangeRects: true });
 
 describe("insertCitation", () => {
   it("inserts at the last cursor after the editor lost focus, as a separate token", () => {
@@ -45,7 +22,7 @@ describe("insertCitation", () => {
     setPrompt(editor, "before after", 7);
     screen.getByRole("button", { name: "Send" }).focus();
     act(() => handle.current?.insertCitation(quote));
-    expect(readPrompt(editor)).toBe(`before ${link} after`);
+    expect(readPrompt(editor)).toBe(`before ${quoteLink} after`);
     expect(textbox.querySelectorAll("[data-composer-citation-chip]")).toHaveLength(1);
     expect(chipFace(textbox)).toHaveTextContent("The cache is invalidated on write");
   });
@@ -53,10 +30,10 @@ describe("insertCitation", () => {
   it("adds a space only where the neighbours are not whitespace", () => {
     const { editor, handle } = renderComposer();
     const cases: [string, number, string][] = [
-      ["abcdef", 3, `abc ${link} def`],
-      ["end", 3, `end ${link} `],
-      ["", 0, `${link} `],
-      ["line\nnext", 4, `line ${link}\nnext`],
+      ["abcdef", 3, `abc ${quoteLink} def`],
+      ["end", 3, `end ${quoteLink} `],
+      ["", 0, `${quoteLink} `],
+      ["line\nnext", 4, `line ${quoteLink}\nnext`],
     ];
     for (const [prompt, caret, expected] of cases) {
       setPrompt(editor, prompt, caret);
@@ -73,7 +50,7 @@ describe("insertCitation", () => {
       editor.update(() => $selectPromptOffsets({ anchor: 5, focus: 12 }), { discrete: true });
     });
     act(() => handle.current?.insertCitation(quote));
-    expect(readPrompt(editor)).toBe(`keep ${link} keep`);
+    expect(readPrompt(editor)).toBe(`keep ${quoteLink} keep`);
   });
 
   it("rejects an invalid citation with a clear error and leaves the editor unchanged", () => {
@@ -126,25 +103,27 @@ describe("comment editor opening", () => {
     const { editor, textbox } = renderComposer();
     setPrompt(editor, "x ");
     const paste = {
-      clipboardData: { getData: (type: string) => (type === "text/plain" ? commentedLink : "") },
+      clipboardData: {
+        getData: (type: string) => (type === "text/plain" ? commentedQuoteLink : ""),
+      },
       preventDefault: vi.fn(),
     } as unknown as ClipboardEvent;
     await run(() => editor.dispatchCommand(PASTE_COMMAND, paste));
-    expect(readPrompt(editor)).toBe(`x ${commentedLink}`);
+    expect(readPrompt(editor)).toBe(`x ${commentedQuoteLink}`);
     expect(textbox.querySelectorAll("[data-composer-citation-chip]")).toHaveLength(1);
     expect(commentBox()).toBeNull();
   });
 
   it("does not open when a draft or a stash is restored", () => {
-    localStorage.setItem(draftKey("thread-a"), `draft ${commentedLink}`);
+    localStorage.setItem(draftKey("thread-a"), `draft ${commentedQuoteLink}`);
     const { editor, textbox } = renderComposer();
-    expect(readPrompt(editor)).toBe(`draft ${commentedLink}`);
+    expect(readPrompt(editor)).toBe(`draft ${commentedQuoteLink}`);
     expect(textbox.querySelector("[data-composer-citation-chip]")).not.toBeNull();
     expect(commentBox()).toBeNull();
 
     fireEvent.click(screen.getByRole("button", { name: "Stash draft" }));
     fireEvent.click(screen.getByRole("button", { name: "Restore" }));
-    expect(readPrompt(editor)).toBe(`draft ${commentedLink}`);
+    expect(readPrompt(editor)).toBe(`draft ${commentedQuoteLink}`);
     expect(commentBox()).toBeNull();
   });
 
@@ -156,13 +135,13 @@ describe("comment editor opening", () => {
     await run(() => editor.dispatchCommand(UNDO_COMMAND, undefined));
     expect(readPrompt(editor)).toBe("a ");
     await run(() => editor.dispatchCommand(REDO_COMMAND, undefined));
-    expect(readPrompt(editor)).toBe(`a ${link} `);
+    expect(readPrompt(editor)).toBe(`a ${quoteLink} `);
     expect(commentBox()).toBeNull();
   });
 
   it("opens for an existing chip on click, and on Enter without sending", () => {
     const { editor, textbox, onSend } = renderComposer();
-    setPrompt(editor, `look ${commentedLink}`);
+    setPrompt(editor, `look ${commentedQuoteLink}`);
     fireEvent.click(chipFace(textbox));
     expect(commentBox()).toHaveValue("Is this still true?");
     act(() => fireEvent.keyDown(commentBox()!, { key: "Escape" }));
@@ -176,7 +155,7 @@ describe("comment editor opening", () => {
 
   it("gives chips a button role, the label as name, and the quote and comment as tooltip", () => {
     const { editor } = renderComposer();
-    setPrompt(editor, `${commentedLink} ${link}`);
+    setPrompt(editor, `${commentedQuoteLink} ${quoteLink}`);
     const withComment = screen.getByRole("button", { name: "Is this still true?" });
     expect(withComment).toHaveAttribute("aria-haspopup", "dialog");
     expect(withComment).toHaveAttribute("tabindex", "0");

@@ -1,14 +1,11 @@
 /** The citation comment editor saving, cancelling, undoing; keys on a focused chip. */
-import {
-  type AssistantCitation,
-  collectAssistantCitations,
-  serializeAssistantCitation,
-} from "@app/citations";
+import { collectAssistantCitations, serializeAssistantCitation } from "@app/citations";
 import { act, fireEvent, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { COPY_COMMAND, REDO_COMMAND } from "lexical";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { draftKey } from "./composerStorage.ts";
+import { commentedQuoteLink, quote, quoteLink, setUpComposerTests } from "./composerTestSetup.ts";
 import { $selectPromptOffsets } from "./promptEditorState.ts";
 import {
   chipFace,
@@ -17,32 +14,9 @@ import {
   renderComposer,
   run,
   setPrompt,
-  stubRangeRects,
 } from "./renderComposer.tsx";
 
-const quote: AssistantCitation = {
-  version: 1,
-  environmentId: "env",
-  threadId: "thread-a",
-  messageId: "m1",
-  text: "The cache is\n  invalidated on write",
-  start: 10,
-  end: 45,
-  prefix: "As noted, ",
-  suffix: ".",
-};
-const link = serializeAssistantCitation(quote);
-const commented = { ...quote, comment: "Is this still true?" };
-const commentedLink = serializeAssistantCitation(commented);
-
-stubRangeRects();
-beforeEach(() => {
-  localStorage.clear();
-});
-afterEach(() => {
-  vi.restoreAllMocks();
-  vi.unstubAllGlobals();
-});
+setUpComposerTests({ rangeRects: true });
 
 describe("comment editor saving", () => {
   it("saves on Enter (trimmed), shows the comment as the label and returns focus", async () => {
@@ -78,12 +52,12 @@ describe("comment editor saving", () => {
   it("cancels on Escape, keeping the comment and returning focus to the composer", async () => {
     const user = userEvent.setup();
     const { editor, textbox } = renderComposer();
-    setPrompt(editor, `${commentedLink} tail`);
+    setPrompt(editor, `${commentedQuoteLink} tail`);
     fireEvent.click(chipFace(textbox));
     await user.type(commentBox()!, " edited");
     await user.keyboard("{Escape}");
     expect(commentBox()).toBeNull();
-    expect(readPrompt(editor)).toBe(`${commentedLink} tail`);
+    expect(readPrompt(editor)).toBe(`${commentedQuoteLink} tail`);
     expect(chipFace(textbox)).toHaveTextContent("Is this still true?");
     await waitFor(() => expect(textbox).toHaveFocus());
   });
@@ -91,7 +65,7 @@ describe("comment editor saving", () => {
   it("removes the comment key when saved blank, restoring the original link bytes", async () => {
     const user = userEvent.setup();
     const { editor, textbox } = renderComposer();
-    setPrompt(editor, `q ${link}`);
+    setPrompt(editor, `q ${quoteLink}`);
     fireEvent.click(chipFace(textbox));
     await user.type(commentBox()!, "temporary{Enter}");
     expect(readPrompt(editor)).toBe(
@@ -100,7 +74,7 @@ describe("comment editor saving", () => {
     fireEvent.click(chipFace(textbox));
     await user.clear(commentBox()!);
     await user.type(commentBox()!, "   {Enter}");
-    expect(readPrompt(editor)).toBe(`q ${link}`);
+    expect(readPrompt(editor)).toBe(`q ${quoteLink}`);
     expect(readPrompt(editor)).not.toContain("comment=");
     expect(chipFace(textbox)).toHaveTextContent("The cache is invalidated on write");
   });
@@ -109,8 +83,8 @@ describe("comment editor saving", () => {
     const user = userEvent.setup();
     const { editor, textbox } = renderComposer();
     // Leading zeros are valid, but not how links are written.
-    const odd = link.replace("start=10&", "start=0010&");
-    expect(odd).not.toBe(link);
+    const odd = quoteLink.replace("start=10&", "start=0010&");
+    expect(odd).not.toBe(quoteLink);
     expect(collectAssistantCitations(odd)[0]?.citation).toEqual(quote);
     setPrompt(editor, odd);
     fireEvent.click(chipFace(textbox));
@@ -136,7 +110,7 @@ describe("comment editor saving", () => {
   it("undoes a comment edit in one step, and redo brings it back", async () => {
     const user = userEvent.setup();
     const { editor, textbox } = renderComposer();
-    setPrompt(editor, `a ${commentedLink}`);
+    setPrompt(editor, `a ${commentedQuoteLink}`);
     fireEvent.click(chipFace(textbox));
     await user.clear(commentBox()!);
     await user.type(commentBox()!, "Confirmed{Enter}");
@@ -145,7 +119,7 @@ describe("comment editor saving", () => {
     await run(() => {
       fireEvent.keyDown(textbox, { key: "z", code: "KeyZ", ctrlKey: true });
     });
-    expect(readPrompt(editor)).toBe(`a ${commentedLink}`);
+    expect(readPrompt(editor)).toBe(`a ${commentedQuoteLink}`);
     expect(chipFace(textbox)).toHaveTextContent("Is this still true?");
     await run(() => editor.dispatchCommand(REDO_COMMAND, undefined));
     expect(readPrompt(editor)).toBe(confirmed);
@@ -171,7 +145,7 @@ describe("comment editor saving", () => {
   it("saves the edited link in the draft, and a remount restores it without opening the editor", async () => {
     const user = userEvent.setup();
     const first = renderComposer();
-    setPrompt(first.editor, `draft ${link}`);
+    setPrompt(first.editor, `draft ${quoteLink}`);
     fireEvent.click(chipFace(first.textbox));
     await user.type(commentBox()!, "persisted{Enter}");
     const saved = `draft ${serializeAssistantCitation({ ...quote, comment: "persisted" })}`;
@@ -188,20 +162,20 @@ describe("comment editor saving", () => {
 
   it("shows why a comment cannot be saved and stays open", async () => {
     const { editor, textbox } = renderComposer();
-    setPrompt(editor, link);
+    setPrompt(editor, quoteLink);
     fireEvent.click(chipFace(textbox));
     const box = commentBox()!;
     fireEvent.change(box, { target: { value: "x".repeat(8_001) } });
     act(() => fireEvent.keyDown(box, { key: "Enter" }));
     expect(commentBox()).toHaveAttribute("aria-invalid", "true");
     expect(screen.getByText(/This comment cannot be saved/)).toBeInTheDocument();
-    expect(readPrompt(editor)).toBe(link);
+    expect(readPrompt(editor)).toBe(quoteLink);
   });
 
   it("copies a commented chip as its serialized link", async () => {
     const user = userEvent.setup();
     const { editor, textbox } = renderComposer();
-    setPrompt(editor, `x ${link} y`);
+    setPrompt(editor, `x ${quoteLink} y`);
     fireEvent.click(chipFace(textbox));
     await user.type(commentBox()!, "why?{Enter}");
     const saved = serializeAssistantCitation({ ...quote, comment: "why?" });
@@ -225,7 +199,7 @@ describe("comment editor saving", () => {
 describe("keys on a focused chip", () => {
   it("Backspace removes the chip and puts the caret where it was", async () => {
     const { editor, textbox, handle } = renderComposer();
-    setPrompt(editor, `one ${link} two`);
+    setPrompt(editor, `one ${quoteLink} two`);
     chipFace(textbox).focus();
     act(() => fireEvent.keyDown(chipFace(textbox), { key: "Backspace" }));
     expect(readPrompt(editor)).toBe("one  two");
@@ -236,16 +210,16 @@ describe("keys on a focused chip", () => {
 
   it("ArrowLeft and ArrowRight move the caret beside the chip and focus the composer", () => {
     const { editor, textbox, handle } = renderComposer();
-    setPrompt(editor, `one ${link} two`, 0);
+    setPrompt(editor, `one ${quoteLink} two`, 0);
     chipFace(textbox).focus();
     act(() => fireEvent.keyDown(chipFace(textbox), { key: "ArrowRight" }));
     expect(textbox).toHaveFocus();
     act(() => handle.current?.insertPromptText("R"));
-    expect(readPrompt(editor)).toBe(`one ${link} Rtwo`);
+    expect(readPrompt(editor)).toBe(`one ${quoteLink} Rtwo`);
     chipFace(textbox).focus();
     act(() => fireEvent.keyDown(chipFace(textbox), { key: "ArrowLeft" }));
     act(() => handle.current?.insertPromptText("L"));
-    expect(readPrompt(editor)).toBe(`one L${link} Rtwo`);
+    expect(readPrompt(editor)).toBe(`one L${quoteLink} Rtwo`);
     expect(commentBox()).toBeNull();
   });
 });

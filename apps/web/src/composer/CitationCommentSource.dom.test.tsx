@@ -1,39 +1,11 @@
 /** The comment editor beside the cited source text: placement, highlight, fallbacks. */
-import { type AssistantCitation, serializeAssistantCitation } from "@app/citations";
 import { act, fireEvent, screen, waitFor } from "@testing-library/react";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ASSISTANT_CITATION_EDITING_HIGHLIGHT } from "./citationEditingHighlight.ts";
-import {
-  commentBox,
-  readPrompt,
-  renderComposer,
-  setPrompt,
-  stubRangeRects,
-} from "./renderComposer.tsx";
+import { quote, quoteLink, setUpComposerTests } from "./composerTestSetup.ts";
+import { commentBox, readPrompt, renderComposer, setPrompt } from "./renderComposer.tsx";
 
-const quote: AssistantCitation = {
-  version: 1,
-  environmentId: "env",
-  threadId: "thread-a",
-  messageId: "m1",
-  text: "The cache is\n  invalidated on write",
-  start: 10,
-  end: 45,
-  prefix: "As noted, ",
-  suffix: ".",
-};
-const link = serializeAssistantCitation(quote);
-const commented = { ...quote, comment: "Is this still true?" };
-const _commentedLink = serializeAssistantCitation(commented);
-
-stubRangeRects();
-beforeEach(() => {
-  localStorage.clear();
-});
-afterEach(() => {
-  vi.restoreAllMocks();
-  vi.unstubAllGlobals();
-});
+setUpComposerTests({ rangeRects: true });
 
 describe("source range", () => {
   function stubHighlights(): Map<string, unknown> {
@@ -79,7 +51,7 @@ describe("source range", () => {
     act(() => fireEvent.keyDown(commentBox()!, { key: "Escape" }));
     expect(registry.has(ASSISTANT_CITATION_EDITING_HIGHLIGHT)).toBe(false);
     // The range never reaches the citation.
-    expect(readPrompt(editor)).toBe(`${link} `);
+    expect(readPrompt(editor)).toBe(`${quoteLink} `);
     element.remove();
   });
 

@@ -1,9 +1,9 @@
 /** The composer as a user meets it: the editor and its chips, and sending. */
-import { type AssistantCitation, serializeAssistantCitation } from "@app/citations";
 import { act, fireEvent, screen, waitFor } from "@testing-library/react";
 import { COPY_COMMAND, KEY_BACKSPACE_COMMAND, PASTE_COMMAND } from "lexical";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { draftKey } from "./composerStorage.ts";
+import { commentedQuoteLink, setUpComposerTests } from "./composerTestSetup.ts";
 import { $selectPromptOffsets } from "./promptEditorState.ts";
 import {
   pressEnter,
@@ -13,27 +13,7 @@ import {
   typeAtCaret,
 } from "./renderComposer.tsx";
 
-const citation: AssistantCitation = {
-  version: 1,
-  environmentId: "env",
-  threadId: "thread-a",
-  messageId: "m1",
-  text: "The cache is\n  invalidated on write",
-  start: 10,
-  end: 45,
-  prefix: "As noted, ",
-  suffix: ".",
-  comment: "Is this still true?",
-};
-const link = serializeAssistantCitation(citation);
-
-beforeEach(() => {
-  localStorage.clear();
-});
-afterEach(() => {
-  vi.useRealTimers();
-  vi.restoreAllMocks();
-});
+setUpComposerTests();
 
 describe("Composer editor", () => {
   it("exposes a textbox named Message and a Send button, enabled once there is something to send", () => {
@@ -49,13 +29,13 @@ describe("Composer editor", () => {
     expect(send).toBeEnabled();
     setPrompt(editor, "");
     expect(send).toBeDisabled();
-    setPrompt(editor, link);
+    setPrompt(editor, commentedQuoteLink);
     expect(send).toBeEnabled();
   });
 
   it("round-trips a prompt string with mention, skill and citation chips", () => {
     const { editor, textbox } = renderComposer();
-    const prompt = `Check @src/app.ts with $review\nQuote: ${link} thanks`;
+    const prompt = `Check @src/app.ts with $review\nQuote: ${commentedQuoteLink} thanks`;
     setPrompt(editor, prompt);
     expect(readPrompt(editor)).toBe(prompt);
     expect(textbox.querySelector("[data-composer-mention-chip]")).toHaveAttribute(
@@ -87,7 +67,7 @@ describe("Composer editor", () => {
 
   it("copies the prompt-string form and pastes plain text back into chips", async () => {
     const { editor, textbox } = renderComposer();
-    const prompt = `a @src/app.ts ${link} $go`;
+    const prompt = `a @src/app.ts ${commentedQuoteLink} $go`;
     setPrompt(editor, prompt);
     act(() => {
       editor.update(() => $selectPromptOffsets({ anchor: 0, focus: prompt.length }), {
@@ -122,11 +102,11 @@ describe("Composer editor", () => {
     const { editor, handle } = renderComposer();
     setPrompt(editor, "before after", 7);
     screen.getByRole("button", { name: "Send" }).focus();
-    act(() => handle.current?.insertPromptText(`${link} `));
-    expect(readPrompt(editor)).toBe(`before ${link} after`);
+    act(() => handle.current?.insertPromptText(`${commentedQuoteLink} `));
+    expect(readPrompt(editor)).toBe(`before ${commentedQuoteLink} after`);
     // The caret ends after the inserted text, so a second insertion follows the first.
     act(() => handle.current?.insertPromptText("x"));
-    expect(readPrompt(editor)).toBe(`before ${link} xafter`);
+    expect(readPrompt(editor)).toBe(`before ${commentedQuoteLink} xafter`);
   });
 });
 

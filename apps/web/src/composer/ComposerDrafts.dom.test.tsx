@@ -1,34 +1,14 @@
 /** The composer keeps drafts (per thread, through remounts and storage faults) and stashes. */
-import { type AssistantCitation, serializeAssistantCitation } from "@app/citations";
 import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { getNearestEditorFromDOMNode, type LexicalEditor } from "lexical";
 import { StrictMode } from "react";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { Composer } from "./Composer.tsx";
 import { draftKey, loadStashes } from "./composerStorage.ts";
+import { commentedQuoteLink, setUpComposerTests } from "./composerTestSetup.ts";
 import { readPrompt, renderComposer, setPrompt } from "./renderComposer.tsx";
 
-const citation: AssistantCitation = {
-  version: 1,
-  environmentId: "env",
-  threadId: "thread-a",
-  messageId: "m1",
-  text: "The cache is\n  invalidated on write",
-  start: 10,
-  end: 45,
-  prefix: "As noted, ",
-  suffix: ".",
-  comment: "Is this still true?",
-};
-const link = serializeAssistantCitation(citation);
-
-beforeEach(() => {
-  localStorage.clear();
-});
-afterEach(() => {
-  vi.useRealTimers();
-  vi.restoreAllMocks();
-});
+setUpComposerTests();
 
 describe("Composer drafts and stash", () => {
   it("restores the draft under StrictMode (effects run twice)", () => {
@@ -52,7 +32,7 @@ describe("Composer drafts and stash", () => {
 
   it("restores the draft with its chips after a remount", () => {
     const first = renderComposer();
-    const prompt = `draft @src/app.ts and ${link}.`;
+    const prompt = `draft @src/app.ts and ${commentedQuoteLink}.`;
     setPrompt(first.editor, prompt);
     // Unmounting flushes the pending (debounced) save.
     first.unmount();
@@ -89,7 +69,7 @@ describe("Composer drafts and stash", () => {
 
   it("stashes a draft, previews it, and restores every chip from the stored string", () => {
     const { editor, textbox } = renderComposer();
-    const prompt = `Look at @src/app.ts\n${link} then $ship`;
+    const prompt = `Look at @src/app.ts\n${commentedQuoteLink} then $ship`;
     setPrompt(editor, prompt);
     fireEvent.click(screen.getByRole("button", { name: "Stash draft" }));
     expect(readPrompt(editor)).toBe("");

@@ -1,7 +1,7 @@
 /** The `@` file typeahead: listing, picking into a chip, stale answers, keys. */
-import { type AssistantCitation, serializeAssistantCitation } from "@app/citations";
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { setUpComposerTests } from "./composerTestSetup.ts";
 import {
   pressEnter,
   readPrompt,
@@ -10,27 +10,7 @@ import {
   typeAtCaret,
 } from "./renderComposer.tsx";
 
-const citation: AssistantCitation = {
-  version: 1,
-  environmentId: "env",
-  threadId: "thread-a",
-  messageId: "m1",
-  text: "The cache is\n  invalidated on write",
-  start: 10,
-  end: 45,
-  prefix: "As noted, ",
-  suffix: ".",
-  comment: "Is this still true?",
-};
-const _link = serializeAssistantCitation(citation);
-
-beforeEach(() => {
-  localStorage.clear();
-});
-afterEach(() => {
-  vi.useRealTimers();
-  vi.restoreAllMocks();
-});
+setUpComposerTests();
 
 describe("Composer typeahead", () => {
   it("lists files for @partial and inserts the picked file as a chip", async () => {

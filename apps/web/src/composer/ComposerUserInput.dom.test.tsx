@@ -1,31 +1,11 @@
 /** A pending user-input request: questions, option buttons, answers sent raw. */
-import { type AssistantCitation, serializeAssistantCitation } from "@app/citations";
 import type { UserInputRequest } from "@app/protocol";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
+import { commentedQuoteLink, setUpComposerTests } from "./composerTestSetup.ts";
 import { pressEnter, readPrompt, renderComposer, setPrompt } from "./renderComposer.tsx";
 
-const citation: AssistantCitation = {
-  version: 1,
-  environmentId: "env",
-  threadId: "thread-a",
-  messageId: "m1",
-  text: "The cache is\n  invalidated on write",
-  start: 10,
-  end: 45,
-  prefix: "As noted, ",
-  suffix: ".",
-  comment: "Is this still true?",
-};
-const link = serializeAssistantCitation(citation);
-
-beforeEach(() => {
-  localStorage.clear();
-});
-afterEach(() => {
-  vi.useRealTimers();
-  vi.restoreAllMocks();
-});
+setUpComposerTests();
 
 describe("Composer pending user input", () => {
   const request: UserInputRequest = {
@@ -40,7 +20,7 @@ describe("Composer pending user input", () => {
     const { editor, textbox, onAnswer, onSend } = renderComposer({ pendingUserInput: request });
     expect(screen.getByRole("group", { name: "Which option should I use?" })).toBeInTheDocument();
     expect(screen.getByText("Answering: Which option should I use?")).toBeInTheDocument();
-    const raw = `  use ${link} as is `;
+    const raw = `  use ${commentedQuoteLink} as is `;
     setPrompt(editor, raw);
     pressEnter(textbox);
     await waitFor(() => expect(onAnswer).toHaveBeenCalledWith("req-1", { q1: raw }));
