@@ -6,6 +6,7 @@ import {
   formatAssistantCitationHref,
   serializeAssistantCitation,
 } from "@app/citations";
+import { citationFixture } from "@app/citations/testing";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
@@ -17,19 +18,18 @@ import {
   THREAD_TITLE_MAX_CHARS,
 } from "./titles.ts";
 
+/** A citation whose ids and context need percent-encoding in its link. */
 function citation(text: string, comment?: string): AssistantCitation {
-  return {
-    version: 1,
+  return citationFixture({
     environmentId: "env 1",
     threadId: "thread/0",
     messageId: "message%9",
     text,
     start: 3,
-    end: 3 + text.length,
     prefix: "pre fix",
     suffix: "suf&fix",
     ...(comment === undefined ? {} : { comment }),
-  };
+  });
 }
 
 const link = (text: string, comment?: string) =>

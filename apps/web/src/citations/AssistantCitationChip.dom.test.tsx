@@ -4,6 +4,7 @@ import {
   formatAssistantCitationHref,
   parseAssistantCitationHash,
 } from "@app/citations";
+import { citationFixture } from "@app/citations/testing";
 import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { AssistantCitationChip } from "./AssistantCitationChip.tsx";
@@ -12,18 +13,14 @@ import {
   readAssistantCitationActivation,
 } from "./assistantCitationNavigation.ts";
 
-const citation: AssistantCitation = {
-  version: 1,
+// Ids that need encoding in the chip's href.
+const citation = citationFixture({
   environmentId: "env 1",
   threadId: "thread/1",
   messageId: "msg-1",
   text: "a  quoted\nsentence",
-  start: 0,
-  end: 18,
-  prefix: "",
-  suffix: "",
   comment: "  why this matters ",
-};
+});
 
 afterEach(cleanup);
 

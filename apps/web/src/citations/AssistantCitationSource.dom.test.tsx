@@ -1,4 +1,5 @@
 import type { AssistantCitation } from "@app/citations";
+import { citationFixture } from "@app/citations/testing";
 import { cleanup, render, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { AssistantCitationSource } from "./AssistantCitationSource.tsx";
@@ -13,18 +14,7 @@ afterEach(() => {
 });
 
 function citationFor(text: string, extra: Partial<AssistantCitation> = {}): AssistantCitation {
-  return {
-    version: 1,
-    environmentId: "env",
-    threadId: "t1",
-    messageId: "m1",
-    text,
-    start: 0,
-    end: text.length,
-    prefix: "",
-    suffix: "",
-    ...extra,
-  };
+  return citationFixture({ environmentId: "env", threadId: "t1", messageId: "m1", text, ...extra });
 }
 
 /** jsdom has no layout: the timeline's scrolling (TimelineHandle.revealRange) runs in e2e. */
@@ -76,7 +66,7 @@ describe("AssistantCitationSource (no Highlight API: owned selection fallback)",
   it("selects only the cited text, marks the row, and settles without warning", async () => {
     const { onSettled } = renderSource(
       "Alpha beta gamma delta.",
-      citationFor("beta gamma", { start: 6, end: 16, prefix: "Alpha ", suffix: " delta." }),
+      citationFor("beta gamma", { start: 6, prefix: "Alpha ", suffix: " delta." }),
       "s1",
     );
     await waitFor(() => expect(onSettled).toHaveBeenCalledWith(null));
@@ -85,7 +75,7 @@ describe("AssistantCitationSource (no Highlight API: owned selection fallback)",
   });
 
   it("Escape dismisses it for good: a remount of the same activation does not revive it", async () => {
-    const citation = citationFor("beta", { start: 6, end: 10 });
+    const citation = citationFor("beta", { start: 6 });
     const first = renderSource("Alpha beta.", citation, "s2");
     await waitFor(() => expect(first.onSettled).toHaveBeenCalled());
     document.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape" }));
@@ -100,7 +90,7 @@ describe("AssistantCitationSource (no Highlight API: owned selection fallback)",
   });
 
   it("leaves a selection the user made afterwards alone when it ends", async () => {
-    const view = renderSource("Alpha beta.", citationFor("Alpha", { end: 5 }), "s3");
+    const view = renderSource("Alpha beta.", citationFor("Alpha"), "s3");
     await waitFor(() => expect(view.onSettled).toHaveBeenCalled());
     const mine = document.createRange();
     mine.selectNodeContents(document.querySelector("p")!);
@@ -113,7 +103,7 @@ describe("AssistantCitationSource (no Highlight API: owned selection fallback)",
 
   it("a remount does not select the quote again over the user's newer selection", async () => {
     // Regression against the original product's expected behaviour.
-    const citation = citationFor("beta", { start: 6, end: 10 });
+    const citation = citationFor("beta", { start: 6 });
     const onSettled = vi.fn();
     const source = (key: string) => (
       <AssistantCitationSource
@@ -148,7 +138,7 @@ describe("AssistantCitationSource (no Highlight API: owned selection fallback)",
   });
 
   it("follows the text when the row re-renders, keeping the highlight", async () => {
-    const citation = citationFor("beta", { start: 6, end: 10 });
+    const citation = citationFor("beta", { start: 6 });
     const onSettled = vi.fn();
     const source = (
       <AssistantCitationSource
@@ -187,7 +177,7 @@ describe("AssistantCitationSource (no Highlight API: owned selection fallback)",
     const onSettled = vi.fn();
     const source = (
       <AssistantCitationSource
-        citation={citationFor("beta", { start: 6, end: 10 })}
+        citation={citationFor("beta", { start: 6 })}
         clock={clocks.clockFor("s7")}
         getScrollElement={() => null}
         revealRange={revealInElement}

@@ -1,4 +1,5 @@
-import { ASSISTANT_CITATION_MAX_TEXT_LENGTH, type AssistantCitation } from "@app/citations";
+import { ASSISTANT_CITATION_MAX_TEXT_LENGTH } from "@app/citations";
+import { citationFixture } from "@app/citations/testing";
 import { act, fireEvent, render, screen } from "@testing-library/react";
 import { useRef } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -10,24 +11,10 @@ import type { AssistantTextSelectionCapture } from "./assistantTextSelection.ts"
 import { SELECTION_SETTLE_MS } from "./selectionActions.ts";
 import { useAssistantSelectionToolbar } from "./useAssistantSelectionToolbar.tsx";
 
-function citation(text: string): AssistantCitation {
-  return {
-    version: 1,
-    environmentId: "env",
-    threadId: "thread",
-    messageId: "m1",
-    text,
-    start: 0,
-    end: text.length,
-    prefix: "",
-    suffix: "",
-  };
-}
-
 function stateFor(text: string, anchor = { x: 300, y: 200 }): AssistantSelectionToolbarState {
   const open = { anchor, input: "mouse" as const };
   const capture: AssistantTextSelectionCapture = {
-    citation: citation(text),
+    citation: citationFixture({ text }),
     range: document.createRange(),
     source: document.body,
     overLimit: text.length > ASSISTANT_CITATION_MAX_TEXT_LENGTH,

@@ -1,4 +1,4 @@
-import { type AssistantCitation, serializeAssistantCitation } from "@app/citations";
+import { citationLinkFixture } from "@app/citations/testing";
 import fc from "fast-check";
 import {
   $createLineBreakNode,
@@ -22,19 +22,7 @@ import {
 } from "./promptEditorState.ts";
 import { createTestEditor, nodeTypes, readPrompt, setPrompt } from "./testEditor.ts";
 
-const citation: AssistantCitation = {
-  version: 1,
-  environmentId: "env",
-  threadId: "thread",
-  messageId: "message",
-  text: "quoted\nlines",
-  start: 0,
-  end: 12,
-  prefix: "",
-  suffix: " after",
-  comment: "why",
-};
-const link = serializeAssistantCitation(citation);
+const link = citationLinkFixture({ text: "quoted\nlines", suffix: " after", comment: "why" });
 
 let editor: LexicalEditor;
 let dispose: () => void;

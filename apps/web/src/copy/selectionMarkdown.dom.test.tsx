@@ -1,4 +1,4 @@
-import { serializeAssistantCitation } from "@app/citations";
+import { citationLinkFixture } from "@app/citations/testing";
 import { render } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { ChatMarkdown } from "../markdown/ChatMarkdown.tsx";
@@ -82,18 +82,7 @@ describe("selectionToMarkdown", () => {
 });
 
 describe("selectionToMarkdown with a sent citation chip", () => {
-  const link = serializeAssistantCitation({
-    version: 1,
-    environmentId: "env",
-    threadId: "t",
-    messageId: "m0",
-    text: "cited words",
-    start: 0,
-    end: 11,
-    prefix: "",
-    suffix: "",
-    comment: "my note",
-  });
+  const link = citationLinkFixture({ text: "cited words", comment: "my note" });
   const text = `See ${link} and more.\n\nNext paragraph.`;
 
   function setupUser() {

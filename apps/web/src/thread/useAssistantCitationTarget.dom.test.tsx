@@ -1,4 +1,4 @@
-import type { AssistantCitation } from "@app/citations";
+import { citationFixture } from "@app/citations/testing";
 import { act, cleanup, renderHook } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { isMessageUnfolded, resetMessageFolds } from "../timeline/messageFold.ts";
@@ -13,17 +13,11 @@ afterEach(() => {
   resetMessageFolds();
 });
 
-const citation: AssistantCitation = {
-  version: 1,
+const citation = citationFixture({
   environmentId: "env",
   threadId: "t1",
   messageId: "long-answer",
-  text: "quote",
-  start: 0,
-  end: 5,
-  prefix: "",
-  suffix: "",
-};
+});
 
 const timeline: TimelineHandle = {
   scrollToMessage: vi.fn(async () => true),

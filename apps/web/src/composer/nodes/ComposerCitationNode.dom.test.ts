@@ -1,25 +1,13 @@
-import {
-  type AssistantCitation,
-  serializeAssistantCitation,
-  withAssistantCitationComment,
-} from "@app/citations";
+import { serializeAssistantCitation, withAssistantCitationComment } from "@app/citations";
+import { citationFixture } from "@app/citations/testing";
 import fc from "fast-check";
 import { $getRoot, $isElementNode, type LexicalEditor } from "lexical";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestEditor, readPrompt, setPrompt } from "../testEditor.ts";
 import { $isComposerCitationNode, type ComposerCitationNode } from "./ComposerCitationNode.tsx";
 
-const quote: AssistantCitation = {
-  version: 1,
-  environmentId: "env",
-  threadId: "thread",
-  messageId: "message",
-  text: "quoted\nlines",
-  start: 0,
-  end: 12,
-  prefix: "",
-  suffix: " after",
-};
+// start=0 and end=12 in the link: the byte-preservation cases below rewrite them.
+const quote = citationFixture({ text: "quoted\nlines", suffix: " after" });
 const link = serializeAssistantCitation(quote);
 
 let editor: LexicalEditor;
