@@ -1,11 +1,17 @@
 /** The citation comment editor saving, cancelling, undoing; keys on a focused chip. */
-import { collectAssistantCitations, serializeAssistantCitation } from "@app/citations";
+import { collectAssistantCitations } from "@app/citations";
 import { act, fireEvent, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { COPY_COMMAND, REDO_COMMAND } from "lexical";
 import { describe, expect, it, vi } from "vitest";
 import { draftKey } from "./composerStorage.ts";
-import { commentedQuoteLink, quote, quoteLink, setUpComposerTests } from "./composerTestSetup.ts";
+import {
+  commentedQuoteLink,
+  quote,
+  quoteLink,
+  quoteLinkWith,
+  setUpComposerTests,
+} from "./composerTestSetup.ts";
 import { $selectPromptOffsets } from "./promptEditorState.ts";
 import {
   chipFace,
@@ -26,7 +32,7 @@ describe("comment editor saving", () => {
     act(() => handle.current?.insertCitation(quote));
     await user.type(commentBox()!, "  Still valid?  {Enter}");
     expect(commentBox()).toBeNull();
-    const saved = serializeAssistantCitation({ ...quote, comment: "Still valid?" });
+    const saved = quoteLinkWith("Still valid?");
     expect(readPrompt(editor)).toBe(`before ${saved} after`);
     expect(chipFace(textbox)).toHaveTextContent("Still valid?");
     expect(chipFace(textbox)).toHaveAttribute("title", `${quote.text}\n\nComment: Still valid?`);
@@ -44,9 +50,7 @@ describe("comment editor saving", () => {
     await user.type(commentBox()!, "first{Shift>}{Enter}{/Shift}second");
     expect(commentBox()).toHaveValue("first\nsecond");
     await user.keyboard("{Enter}");
-    expect(readPrompt(editor)).toBe(
-      `${serializeAssistantCitation({ ...quote, comment: "first\nsecond" })} `,
-    );
+    expect(readPrompt(editor)).toBe(`${quoteLinkWith("first\nsecond")} `);
   });
 
   it("cancels on Escape, keeping the comment and returning focus to the composer", async () => {
@@ -68,9 +72,7 @@ describe("comment editor saving", () => {
     setPrompt(editor, `q ${quoteLink}`);
     fireEvent.click(chipFace(textbox));
     await user.type(commentBox()!, "temporary{Enter}");
-    expect(readPrompt(editor)).toBe(
-      `q ${serializeAssistantCitation({ ...quote, comment: "temporary" })}`,
-    );
+    expect(readPrompt(editor)).toBe(`q ${quoteLinkWith("temporary")}`);
     fireEvent.click(chipFace(textbox));
     await user.clear(commentBox()!);
     await user.type(commentBox()!, "   {Enter}");
@@ -89,7 +91,7 @@ describe("comment editor saving", () => {
     setPrompt(editor, odd);
     fireEvent.click(chipFace(textbox));
     await user.type(commentBox()!, "note{Enter}");
-    expect(readPrompt(editor)).toBe(serializeAssistantCitation({ ...quote, comment: "note" }));
+    expect(readPrompt(editor)).toBe(quoteLinkWith("note"));
     fireEvent.click(chipFace(textbox));
     await user.clear(commentBox()!);
     await user.keyboard("{Enter}");
@@ -100,7 +102,7 @@ describe("comment editor saving", () => {
     const user = userEvent.setup();
     const { editor, textbox } = renderComposer();
     // An explicit empty comment is valid and kept byte for byte.
-    const empty = serializeAssistantCitation({ ...quote, comment: "" });
+    const empty = quoteLinkWith("");
     setPrompt(editor, empty);
     fireEvent.click(chipFace(textbox));
     await user.keyboard("{Enter}");
@@ -114,7 +116,7 @@ describe("comment editor saving", () => {
     fireEvent.click(chipFace(textbox));
     await user.clear(commentBox()!);
     await user.type(commentBox()!, "Confirmed{Enter}");
-    const confirmed = `a ${serializeAssistantCitation({ ...quote, comment: "Confirmed" })}`;
+    const confirmed = `a ${quoteLinkWith("Confirmed")}`;
     expect(readPrompt(editor)).toBe(confirmed);
     await run(() => {
       fireEvent.keyDown(textbox, { key: "z", code: "KeyZ", ctrlKey: true });
@@ -137,9 +139,7 @@ describe("comment editor saving", () => {
       fireEvent.pointerDown(screen.getByRole("button", { name: "Send" }));
     });
     expect(commentBox()).toBeNull();
-    expect(readPrompt(editor)).toBe(
-      `${serializeAssistantCitation({ ...quote, comment: "kept" })} `,
-    );
+    expect(readPrompt(editor)).toBe(`${quoteLinkWith("kept")} `);
   });
 
   it("saves the edited link in the draft, and a remount restores it without opening the editor", async () => {
@@ -148,7 +148,7 @@ describe("comment editor saving", () => {
     setPrompt(first.editor, `draft ${quoteLink}`);
     fireEvent.click(chipFace(first.textbox));
     await user.type(commentBox()!, "persisted{Enter}");
-    const saved = `draft ${serializeAssistantCitation({ ...quote, comment: "persisted" })}`;
+    const saved = `draft ${quoteLinkWith("persisted")}`;
     act(() => {
       window.dispatchEvent(new Event("pagehide"));
     });
@@ -178,7 +178,7 @@ describe("comment editor saving", () => {
     setPrompt(editor, `x ${quoteLink} y`);
     fireEvent.click(chipFace(textbox));
     await user.type(commentBox()!, "why?{Enter}");
-    const saved = serializeAssistantCitation({ ...quote, comment: "why?" });
+    const saved = quoteLinkWith("why?");
     act(() => {
       editor.update(() => $selectPromptOffsets({ anchor: 2, focus: 2 + saved.length }), {
         discrete: true,

@@ -27,6 +27,10 @@ export const quoteLink = serializeAssistantCitation(quote);
 export const commentedQuote = { ...quote, comment: "Is this still true?" };
 /** The link of {@link commentedQuote}. */
 export const commentedQuoteLink = serializeAssistantCitation(commentedQuote);
+/** The link of {@link quote} with `comment` (as written, untrimmed). */
+export function quoteLinkWith(comment: string): string {
+  return serializeAssistantCitation({ ...quote, comment });
+}
 
 /**
  * Registers the hooks every composer test file needs: an empty `localStorage` before each test;
