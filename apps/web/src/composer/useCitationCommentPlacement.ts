@@ -37,14 +37,14 @@ function fallbackRect(area: Rect | null): DOMRect {
 }
 
 /** Where the popover is, what it is beside, and the live source range to highlight (if any). */
-export type Layout = {
+export type CommentEditorPlacement = {
   x: number;
   y: number;
   anchor: "source" | "chip" | "none";
   range: Range | null;
 };
 
-function sameLayout(a: Layout | null, b: Layout): boolean {
+function sameLayout(a: CommentEditorPlacement | null, b: CommentEditorPlacement): boolean {
   return a !== null && a.x === b.x && a.y === b.y && a.anchor === b.anchor && a.range === b.range;
 }
 
@@ -63,7 +63,7 @@ function anchorFor(
   sourceRange: Range | null,
   messageId: string | null,
   chip: HTMLElement | null,
-): { rect: AnchorRect | null; anchor: Layout["anchor"]; sourceLive: boolean } {
+): { rect: AnchorRect | null; anchor: CommentEditorPlacement["anchor"]; sourceLive: boolean } {
   const sourceLive = sourceRange !== null && isLiveSourceRange(sourceRange, messageId);
   const sourceRect = sourceLive ? measureSourceRange(sourceRange) : null;
   if (sourceRect !== null) return { rect: sourceRect, anchor: "source", sourceLive };
@@ -79,14 +79,14 @@ export function useCitationCommentPlacement(
   rootRef: RefObject<HTMLElement | null>,
   source: CitationSourceLink | null,
   getChipElement: () => HTMLElement | null,
-): Layout | null {
+): CommentEditorPlacement | null {
   const latest = useRef({ source, getChipElement });
   latest.current = { source, getChipElement };
   // The current source range: the request's, or a repaired one once that went stale.
   const rangeRef = useRef<Range | null>(source?.range ?? null);
   // Whose text the range covers, so a row reused for another message does not count as live.
   const sourceIdRef = useRef<string | null>(source?.range ? sourceMessageOf(source.range) : null);
-  const [layout, setLayout] = useState<Layout | null>(null);
+  const [layout, setLayout] = useState<CommentEditorPlacement | null>(null);
 
   // Position before paint, and again when anything scrolls, the window resizes or the page
   // changes while there is source text (its row may scroll away or re-render: the range is
@@ -124,7 +124,7 @@ export function useCitationCommentPlacement(
       // A first guess right away (below the anchor), so the editor is shown and focusable in
       // this same update; Floating UI's exact placement follows before the next paint.
       const guess = reference.getBoundingClientRect();
-      const first: Layout = {
+      const first: CommentEditorPlacement = {
         x: Math.round(guess.left),
         y: Math.round(guess.bottom + COMMENT_EDITOR_GAP),
         anchor,
@@ -145,7 +145,7 @@ export function useCitationCommentPlacement(
         ],
       }).then(({ x, y }) => {
         if (disposed) return;
-        const next: Layout = {
+        const next: CommentEditorPlacement = {
           x: Math.round(x),
           y: Math.round(y),
           anchor,
