@@ -151,7 +151,15 @@ describe("thread search response", () => {
     const body = {
       matches: [
         { messageId: "m1", role: "user", ranges: [[0, 3]] },
-        { messageId: "m2", role: "assistant", ranges: [[2, 5], [7, 9]], truncated: true },
+        {
+          messageId: "m2",
+          role: "assistant",
+          ranges: [
+            [2, 5],
+            [7, 9],
+          ],
+          truncated: true,
+        },
       ],
       nextCursor: "c1",
     };
