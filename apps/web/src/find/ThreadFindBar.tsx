@@ -14,9 +14,25 @@ import "./threadFind.css";
 /** Props of {@link ThreadFindBar}. */
 export type ThreadFindBarProps = { find: ThreadFind };
 
-/** See the module doc; renders nothing while closed. */
+/** See the module doc; closed, it is one small button at the header's end (touch screens have no Ctrl+F). */
 export function ThreadFindBar({ find }: ThreadFindBarProps) {
-  if (!find.open) return null;
+  if (!find.open) {
+    return (
+      <button
+        type="button"
+        className="thread-find-toggle"
+        aria-label="Search this thread"
+        aria-keyshortcuts="Control+F Meta+F"
+        title="Find in thread (Ctrl+F)"
+        onClick={find.show}
+      >
+        <svg viewBox="0 0 20 20" width="16" height="16" aria-hidden="true">
+          <circle cx="8.5" cy="8.5" r="5.5" fill="none" stroke="currentColor" strokeWidth="2" />
+          <path d="M12.5 12.5 17 17" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+        </svg>
+      </button>
+    );
+  }
   const { options, current } = find;
   const citable = current !== null && current.role === "assistant";
   const citeNote = current === null ? "No match to cite." : citable ? null : ANSWERS_ONLY_HINT;
@@ -34,13 +50,7 @@ export function ThreadFindBar({ find }: ThreadFindBarProps) {
   };
   const speaker = current?.role === "user" ? "your message" : "an answer";
   return (
-    <search
-      ref={find.barRef}
-      className="thread-find"
-      aria-label="Find in thread"
-      onKeyDown={onKeyDown}
-      data-thread-find
-    >
+    <search ref={find.barRef} className="thread-find" onKeyDown={onKeyDown} data-thread-find>
       <input
         ref={find.inputRef}
         className="thread-find__input"

@@ -87,6 +87,8 @@ export function liveKeyOf(state: FindThreadState): string {
 /** Everything the bar component shows and does. */
 export type ThreadFind = {
   open: boolean;
+  /** Opens the bar (or focuses it) and selects the query. */
+  show(): void;
   input: string;
   setInput(text: string): void;
   options: FindOptions;
@@ -364,6 +366,7 @@ export function useThreadFind(options: UseThreadFindOptions): ThreadFind {
 
   return {
     open,
+    show: openBar,
     input,
     setInput,
     options: find.options,
