@@ -1,6 +1,16 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { findOccurrences, foldCase, isWholeWordAt, textMatchesQuery } from "./textMatches.ts";
+import { foldCase } from "@app/markdown";
+import { findOccurrences, textMatchesQuery } from "./textMatches.ts";
+
+const WORD_CHARACTER = /[\p{L}\p{N}\p{M}_]/u;
+
+/** Whole word by the contract: no word character (whole code points) on either side. */
+function isWholeWordAt(text: string, start: number, end: number): boolean {
+  const before = [...text.slice(0, start)].at(-1) ?? "";
+  const after = [...text.slice(end)][0] ?? "";
+  return !WORD_CHARACTER.test(before) && !WORD_CHARACTER.test(after);
+}
 
 const ANY = { matchCase: false, wholeWords: false };
 const CASE = { matchCase: true, wholeWords: false };
@@ -27,7 +37,7 @@ function reference(
   return found;
 }
 
-describe("foldCase", () => {
+describe("foldCase (from @app/markdown, as the server folds)", () => {
   it("lower-cases per code point and keeps the UTF-16 length", () => {
     expect(foldCase("Hello ÄÖÜ")).toBe("hello äöü");
     // U+0130 lower-cases to two units: kept as it is.
