@@ -1,6 +1,6 @@
+import { foldCase } from "@app/markdown";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { foldCase } from "@app/markdown";
 import { findOccurrences, textMatchesQuery } from "./textMatches.ts";
 
 const WORD_CHARACTER = /[\p{L}\p{N}\p{M}_]/u;
