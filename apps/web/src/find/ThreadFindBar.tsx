@@ -116,6 +116,7 @@ export function ThreadFindBar({ find }: ThreadFindBarProps) {
       <button
         type="button"
         className="thread-find__cite"
+        aria-label="Cite match"
         aria-keyshortcuts={CITE_SHORTCUT}
         aria-disabled={!citable || undefined}
         aria-describedby={citeNote === null ? undefined : `${find.descriptionId}-cite`}
@@ -124,7 +125,8 @@ export function ThreadFindBar({ find }: ThreadFindBarProps) {
           if (citable) find.citeMatch("pointer");
         }}
       >
-        Cite match
+        {/* On a phone the visible label is "Cite" (the name stays "Cite match"). */}
+        Cite<span className="thread-find__cite-rest"> match</span>
       </button>
       <button
         type="button"

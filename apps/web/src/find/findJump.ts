@@ -5,13 +5,15 @@
  * (`unfoldMessage`); a row already mounted near the view is brought in by the timeline, any
  * other by a new timeline session placed at the message (instant; its folded turn unfolded);
  * then, once the body is mounted, the matched words' DOM range is revealed by the timeline (it
- * alone scrolls: timeline/README.md). Late checks bring the words back if rows measured around
+ * alone scrolls: timeline/README.md), after a code block or table wider than the column has
+ * scrolled sideways to the words (`revealInline.ts`). Late checks bring the words back if rows measured around
  * them pushed them out, unless the reader moved meanwhile. Plain TypeScript over a live DOM.
  */
 
 import { unfoldMessage } from "../timeline/messageFold.ts";
 import type { TimelineHandle } from "../timeline/Timeline.tsx";
 import type { FindMatch } from "./findState.ts";
+import { revealRangeInline } from "./revealInline.ts";
 
 /** What a jump needs from the thread and its timeline. */
 export type FindJumpDeps = {
@@ -95,6 +97,11 @@ export function jumpToMatch(match: FindMatch, deps: FindJumpDeps): FindJump {
     }
     const range = deps.locate(id);
     if (range === null) return { status: "not-shown" };
+    // A code line or a table wider than the column: its own sideways scroll first.
+    revealRangeInline(
+      range,
+      range.startContainer.parentElement?.closest("[data-message-id]") ?? null,
+    );
     deps.timeline()?.revealRange(range, { instant: true });
     cancelLate = scheduleLateChecks(id, deps);
     return { status: "shown", range };
