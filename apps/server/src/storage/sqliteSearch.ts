@@ -9,8 +9,8 @@
  * still streaming above it; the text is written when the message is created complete or when it
  * finishes (any outcome), in the same transaction.
  */
+import type Database from "better-sqlite3";
 import type { SyncQueries } from "./chatStore.ts";
-import type { SqliteDatabase } from "./db.ts";
 import {
   foldedSearchText,
   ftsPhrase,
@@ -43,6 +43,8 @@ export const SEARCH_INDEX_TABLES = `
 `;
 
 type Role = "user" | "assistant";
+// Not db.ts's alias: db.ts runs this module's backfill (migration 6), so it cannot be imported.
+type SqliteDatabase = Database.Database;
 
 /** Writes index rows; call inside the transaction that writes the message. */
 export interface SqliteSearchWriter {
