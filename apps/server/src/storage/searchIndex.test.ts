@@ -151,6 +151,26 @@ describe("the find-in-thread index", () => {
         ["a1", "assistant", [[10, 14]]],
         ["u2", "user", [[7, 11]]],
       ]);
+      // Markdown too deep to render (the parser's stack) is stored and indexed as its source.
+      const deep = `${">".repeat(20_000)} abyss`;
+      await store.transaction((tx) =>
+        tx.insertTurnWithPrompt({
+          threadId: "t",
+          turnId: "turn-3",
+          messageId: "u3",
+          text: deep,
+          providerInput: deep,
+          now,
+        }),
+      );
+      const abyss = await searchThread(store, "t", {
+        query: "abyss",
+        caseSensitive: false,
+        wholeWord: false,
+      });
+      expect(abyss.matches).toEqual([
+        { messageId: "u3", role: "user", ranges: [[20_001, 20_006]] },
+      ]);
       // Two characters: the scan of the thread finds the same messages in the same order.
       const short = await searchThread(store, "t", {
         query: "ki",

@@ -27,9 +27,18 @@ export interface SearchCandidateQuery {
   limit: number;
 }
 
-/** The rendered text indexed for a message (stored Markdown, complete). */
+/**
+ * The rendered text indexed for a message (stored Markdown, complete). Markdown nested deeper
+ * than the parser's call stack (thousands of `>`) cannot be rendered at all: such a message is
+ * indexed as its source text rather than refused, so storing it never fails.
+ */
 export function searchTextOf(role: "user" | "assistant", markdown: string): string {
-  return renderedTextOfMarkdown(markdown, role);
+  try {
+    return renderedTextOfMarkdown(markdown, role);
+  } catch (error) {
+    if (error instanceof RangeError) return markdown;
+    throw error;
+  }
 }
 
 /** The text the trigram indexes hold: the case fold of the rendered text (same length). */
