@@ -9,6 +9,7 @@
  * The seeded answers hold `api.sendTurn(threadId, "step N")`: `"step 100"` (with its quotes)
  * is in answer 100 alone, 1,900 turns back; `step 199` is in answers 199 and 1990-1999.
  */
+import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import {
   composer,
@@ -230,7 +231,9 @@ test("a reply completing while the bar is open joins the count; Cite match cites
   await expect.poll(() => highlightedText(page)).toEqual(["quokka marmot"]);
 });
 
-test("Alt+Shift+Q cites the current match from the find bar", async ({ page }) => {
+test("Alt+Shift+Q cites the current match from the find bar; the bar passes axe-core", async ({
+  page,
+}) => {
   test.setTimeout(60_000);
   await createThreadFromUi(page);
   await sendPrompt(page, "Shortcut test with the wombat keyword");
@@ -238,6 +241,19 @@ test("Alt+Shift+Q cites the current match from the find bar", async ({ page }) =
   await page.keyboard.press("Control+f");
   await findBox(page).fill("wombat keyword");
   await expect(count(page)).toHaveText("1 of 2");
+  // The open bar (a user message's match current: Cite match disabled and described) passes
+  // axe-core's WCAG 2 A/AA rules in both colour schemes.
+  for (const colorScheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme });
+    const results = await new AxeBuilder({ page })
+      .include("[data-thread-find]")
+      .withTags(["wcag2a", "wcag2aa"])
+      .analyze();
+    const serious = results.violations.filter(
+      (violation) => violation.impact === "serious" || violation.impact === "critical",
+    );
+    expect(serious.map((violation) => `${colorScheme}: ${violation.id}`)).toEqual([]);
+  }
   await findBox(page).press("Enter");
   await expect(count(page)).toHaveText("2 of 2");
   await expect.poll(() => currentInView(page)).toBe("wombat keyword");
