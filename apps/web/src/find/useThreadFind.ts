@@ -331,6 +331,8 @@ export function useThreadFind(options: UseThreadFindOptions): ThreadFind {
       if (current === null || current.role !== "assistant") return;
       const range = locateCurrent();
       if (range !== null) citeRangeRef.current?.(range, how);
+      // Scrolled away from it: bring the match back first (cite it once it is shown).
+      else setSteps((n) => n + 1);
     },
     [citeRangeRef, locateCurrent],
   );
