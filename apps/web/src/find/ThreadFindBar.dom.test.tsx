@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { CiteRange } from "../citations/useAssistantSelectionToolbar.tsx";
 import type { TimelineHandle } from "../timeline/Timeline.tsx";
 import { ThreadFindBar } from "./ThreadFindBar.tsx";
-import { isLoadedIn, liveKeyOf, useThreadFind } from "./useThreadFind.ts";
+import { useThreadFind } from "./useThreadFind.ts";
 
 afterEach(cleanup);
 
@@ -83,29 +83,5 @@ describe("ThreadFindBar keyboard", () => {
     render(<Harness />);
     expect(press({ key: "f", ctrlKey: true, shiftKey: true })).toBe(false);
     expect(press({ key: "f" })).toBe(false);
-  });
-});
-
-describe("thread helpers", () => {
-  const message = (id: string, status: "streaming" | "complete") => [id, { id, status }] as const;
-  it("liveKeyOf changes when the newest message completes or a new one is stored", () => {
-    const streaming = {
-      messagesById: new Map([message("u1", "complete"), message("a1", "streaming")]),
-      ranges: [{ ids: ["u1", "a1"] }],
-    };
-    expect(liveKeyOf(streaming)).toBe("u1");
-    const done = {
-      ...streaming,
-      messagesById: new Map([message("u1", "complete"), message("a1", "complete")]),
-    };
-    expect(liveKeyOf(done)).toBe("a1");
-    expect(liveKeyOf(EMPTY_STATE)).toBe("");
-  });
-
-  it("isLoadedIn needs the message in a loaded range", () => {
-    const state = { messagesById: new Map([message("a", "complete")]), ranges: [{ ids: ["a"] }] };
-    expect(isLoadedIn(state, "a")).toBe(true);
-    expect(isLoadedIn(state, "b")).toBe(false);
-    expect(isLoadedIn({ ...state, ranges: [] }, "a")).toBe(false);
   });
 });

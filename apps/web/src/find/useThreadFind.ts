@@ -6,7 +6,6 @@
  * (`findPainter.ts`), searches again when a message completes while the bar is open, and cites
  * the current match through the selection toolbar's own path (`citeRangeRef`).
  */
-import type { Message } from "@app/protocol";
 import {
   type RefObject,
   useCallback,
@@ -17,7 +16,6 @@ import {
   useRef,
   useState,
 } from "react";
-import { searchThread } from "../api/client.ts";
 import type { CiteInput } from "../citations/AssistantSelectionToolbar.tsx";
 import { isCiteShortcut } from "../citations/citeShortcut.ts";
 import type { CiteRange } from "../citations/useAssistantSelectionToolbar.tsx";
@@ -32,22 +30,11 @@ import {
   type FindMatch,
   type FindState,
   findReducer,
-  pageToFetch,
 } from "./findState.ts";
+import { type FindThreadState, isFindShortcut, isLoadedIn, liveKeyOf } from "./findThread.ts";
 import { locateMatch, messageBody } from "./matchRange.ts";
 import type { FindOptions } from "./textMatches.ts";
-
-/** Typing settles this long before a search starts. */
-export const FIND_DEBOUNCE_MS = 150;
-/** Matches per page asked of the server. */
-const PAGE_LIMIT = 200;
-
-/** The part of the thread's state the find bar reads (thread/threadStore.ts `ThreadState`). */
-export type FindThreadState = {
-  messagesById: ReadonlyMap<string, Pick<Message, "id" | "status">>;
-  /** Loaded ranges of history, oldest first; the last one is the newest. */
-  ranges: readonly { ids: readonly string[] }[];
-};
+import { useFindSearch } from "./useFindSearch.ts";
 
 /** What the hook needs from the thread view. */
 export type UseThreadFindOptions = {
@@ -63,26 +50,6 @@ export type UseThreadFindOptions = {
   /** The selection toolbar's "cite this range as if selected" (see useAssistantSelectionToolbar). */
   citeRangeRef: RefObject<CiteRange | null>;
 };
-
-/** True when the message is in a loaded range of history (so no `around=` is needed). */
-export function isLoadedIn(state: FindThreadState, messageId: string): boolean {
-  return (
-    state.messagesById.has(messageId) && state.ranges.some((range) => range.ids.includes(messageId))
-  );
-}
-
-/**
- * Changes whenever a message completes or a new one is stored at the end of the thread: the
- * newest range's last message that is not streaming. The open bar then searches again.
- */
-export function liveKeyOf(state: FindThreadState): string {
-  const ids = state.ranges[state.ranges.length - 1]?.ids ?? [];
-  for (let i = ids.length - 1; i >= 0; i--) {
-    const message = state.messagesById.get(ids[i]!);
-    if (message !== undefined && message.status !== "streaming") return message.id;
-  }
-  return "";
-}
 
 /** Everything the bar component shows and does. */
 export type ThreadFind = {
@@ -118,20 +85,9 @@ const NOTICES: Record<Exclude<FindJumpOutcome["status"], "shown">, string> = {
   "not-shown": "Could not show that match.",
 };
 
-/** True for Ctrl+F (Cmd+F on a Mac): no Alt, no Shift. */
-function isFindShortcut(event: KeyboardEvent): boolean {
-  return (
-    (event.ctrlKey || event.metaKey) &&
-    !event.altKey &&
-    !event.shiftKey &&
-    event.key.toLowerCase() === "f"
-  );
-}
-
 /** See the module doc. */
 export function useThreadFind(options: UseThreadFindOptions): ThreadFind {
   const { threadId, timelineRef, citeRangeRef } = options;
-  const liveKey = liveKeyOf(options.thread.state);
   const [open, setOpen] = useState(false);
   const [input, setInput] = useState("");
   const [find, dispatch] = useReducer(findReducer, undefined, () => createFindState());
@@ -145,58 +101,14 @@ export function useThreadFind(options: UseThreadFindOptions): ThreadFind {
   const latest = useRef({ options, find, input });
   latest.current = { options, find, input };
 
-  // Typing settles into a search; an empty box clears at once.
-  useEffect(() => {
-    if (!open) return;
-    const timer = setTimeout(
-      () => dispatch({ type: "query", query: input }),
-      input === "" ? 0 : FIND_DEBOUNCE_MS,
-    );
-    return () => clearTimeout(timer);
-  }, [open, input]);
-
-  // Pages: the first one, then the rest in the background.
-  const wanted = open ? pageToFetch(find) : null;
-  const wantedKey = wanted === null ? null : `${wanted.searchId}\u0000${wanted.cursor ?? ""}`;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the key names the page; the rest is read from `latest`.
-  useEffect(() => {
-    if (wanted === null) return;
-    const { query, options: searchOptions } = latest.current.find;
-    const controller = new AbortController();
-    searchThread(
-      threadId,
-      {
-        q: query,
-        limit: PAGE_LIMIT,
-        matchCase: searchOptions.matchCase,
-        wholeWords: searchOptions.wholeWords,
-        ...(wanted.cursor === undefined ? {} : { cursor: wanted.cursor }),
-      },
-      controller.signal,
-    )
-      .then((page) =>
-        dispatch({
-          type: "page",
-          searchId: wanted.searchId,
-          matches: page.matches,
-          nextCursor: page.nextCursor,
-        }),
-      )
-      .catch((error: unknown) => {
-        if (error instanceof DOMException && error.name === "AbortError") return;
-        const message = error instanceof Error ? error.message : String(error);
-        dispatch({ type: "failed", searchId: wanted.searchId, message });
-      });
-    return () => controller.abort();
-  }, [threadId, wantedKey]);
-
-  // A message completed while the bar is open: search again (its matches join the count).
-  const seenLiveKey = useRef(liveKey);
-  useEffect(() => {
-    if (seenLiveKey.current === liveKey) return;
-    seenLiveKey.current = liveKey;
-    if (open) dispatch({ type: "refresh" });
-  }, [liveKey, open]);
+  useFindSearch({
+    threadId,
+    open,
+    input,
+    liveKey: liveKeyOf(options.thread.state),
+    find,
+    dispatch,
+  });
 
   const match = open ? currentMatch(find) : null;
   const matchRef = useRef(match);
@@ -389,4 +301,4 @@ export function useThreadFind(options: UseThreadFindOptions): ThreadFind {
   };
 }
 
-export type { FindState };
+export type { FindState, FindThreadState };
