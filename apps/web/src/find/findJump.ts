@@ -86,11 +86,13 @@ export function jumpToMatch(match: FindMatch, deps: FindJumpDeps): FindJump {
     timeline?.holdFollowing();
     const scroller = timeline?.getScrollElement() ?? null;
     const row = mountedRow(scroller, id);
-    if (row === null || scroller === null || !isNearView(row, scroller)) {
-      deps.showMessage({ messageId: id, viewPosition: MATCH_VIEW_POSITION });
-    }
+    const remount = row === null || scroller === null || !isNearView(row, scroller);
+    if (remount) deps.showMessage({ messageId: id, viewPosition: MATCH_VIEW_POSITION });
+    // After a new session, wait for the new list: the old one may still show the row far away.
+    const ready = () =>
+      deps.isMounted(id) && (!remount || deps.timeline()?.getScrollElement() !== scroller);
     const started = performance.now();
-    while (!deps.isMounted(id)) {
+    while (!ready()) {
       if (performance.now() - started > MOUNT_TIMEOUT_MS) return { status: "not-shown" };
       await nextFrame();
       if (cancelled) return null;
