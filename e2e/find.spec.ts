@@ -185,6 +185,38 @@ test("stepping through matches wraps both ways; match case and whole words searc
   await expect(count(page)).toHaveText("No matches");
 });
 
+test("further pages load in the background: n of N+ until the last one is in", async ({
+  page,
+  rig,
+}) => {
+  test.setTimeout(60_000);
+  await openSeeded(page, rig);
+  // Pages after the first wait until the test lets them through (the server answers them).
+  let release: () => void = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(/\/search\?.*cursor=/, async (route) => {
+    await released;
+    await route.continue();
+  });
+  await page.keyboard.press("Control+f");
+  // Every answer's lead: 2,000 matches, 200 a page.
+  await findBox(page).fill("looks at");
+  await expect(count(page)).toHaveText("1 of 200+");
+  await findBox(page).press("Enter");
+  await expect(count(page)).toHaveText("2 of 200+");
+  release();
+  await expect(count(page)).toHaveText(/^2 of \d{4}$/, { timeout: 20_000 });
+  const total = Number((await count(page).textContent())!.split(" of ")[1]);
+  expect(total).toBeGreaterThanOrEqual(rig.seededTurns);
+  // Shift+Enter from the first match wraps to the very last one, the newest answer's lead.
+  await findBox(page).press("Shift+Enter");
+  await findBox(page).press("Shift+Enter");
+  await expect(count(page)).toHaveText(`${total} of ${total}`);
+  await expect.poll(() => currentInView(page), { timeout: 15_000 }).toBe("looks at");
+});
+
 test("a reply completing while the bar is open joins the count; Cite match cites exactly the matched words", async ({
   page,
 }) => {
