@@ -135,6 +135,7 @@ export function useThreadFind(options: UseThreadFindOptions): ThreadFind {
     const target = matchRef.current;
     if (target === null) return;
     setNotice(null);
+    setMatchedText(null);
     const { thread, view } = latest.current.options;
     const jump = jumpToMatch(target, {
       isLoaded: (id) => isLoadedIn(latest.current.options.thread.state, id),
