@@ -37,7 +37,9 @@ try {
   const threadId = await seedDemoThread(sqlite, { turns: TURNS });
   await sqlite.close();
   const total = seededMessageCount(TURNS);
-  console.log(`seeded ${total} messages (SQLite, indexed) in ${((performance.now() - began) / 1000).toFixed(1)} s`);
+  console.log(
+    `seeded ${total} messages (SQLite, indexed) in ${((performance.now() - began) / 1000).toFixed(1)} s`,
+  );
   began = performance.now();
   const databaseUrl = await cluster.createDatabase("search");
   const db = openDatabase(join(dataDir, "chat.sqlite"));

@@ -147,7 +147,10 @@ export function sqliteSearchQueries(db: SqliteDatabase): SqliteSearchQueries {
     searchCandidates(input: SearchCandidateQuery): SearchCandidate[] {
       const { threadId, query, caseSensitive, afterKey, limit } = input;
       if (usesTrigrams(query)) {
-        const bounds = stmt.bounds.get({ thread: threadId }) as { low: number | null; high: number | null };
+        const bounds = stmt.bounds.get({ thread: threadId }) as {
+          low: number | null;
+          high: number | null;
+        };
         if (bounds.low === null || bounds.high === null) return [];
         const phrase = ftsPhrase(foldedSearchText(query));
         const from = Math.max(afterKey, bounds.low - 1);
