@@ -119,7 +119,11 @@ export function sqliteSearchQueries(db: SqliteDatabase): SqliteSearchQueries {
   const s = (sql: string) => db.prepare(sql);
   const COLUMNS = "s.id AS key, s.message_id AS messageId, s.role, s.text";
   const stmt = {
-    bounds: s("SELECT min(id) AS low, max(id) AS high FROM message_search WHERE thread_id = ?"),
+    // Two subqueries: SQLite reads min() or max() off the index only when each stands alone.
+    bounds: s(
+      `SELECT (SELECT min(id) FROM message_search WHERE thread_id = @thread) AS low,
+         (SELECT max(id) FROM message_search WHERE thread_id = @thread) AS high`,
+    ),
     // The FTS table drives, in rowid (thread) order, within the thread's id range.
     trigram: s(
       `SELECT ${COLUMNS} FROM message_search_fts f CROSS JOIN message_search s ON s.id = f.rowid
@@ -143,7 +147,10 @@ export function sqliteSearchQueries(db: SqliteDatabase): SqliteSearchQueries {
     searchCandidates(input: SearchCandidateQuery): SearchCandidate[] {
       const { threadId, query, caseSensitive, afterKey, limit } = input;
       if (usesTrigrams(query)) {
-        const bounds = stmt.bounds.get(threadId) as { low: number | null; high: number | null };
+        const bounds = stmt.bounds.get({ thread: threadId }) as {
+          low: number | null;
+          high: number | null;
+        };
         if (bounds.low === null || bounds.high === null) return [];
         const phrase = ftsPhrase(foldedSearchText(query));
         const from = Math.max(afterKey, bounds.low - 1);

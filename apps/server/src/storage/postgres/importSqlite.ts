@@ -187,6 +187,8 @@ export async function importSqliteIntoPostgres(
        WHERE id = ANY($1::text[]) AND status IN ('running', 'waiting_for_input')`,
       [started],
     );
+    // Planner statistics for the copied tables now, not at autovacuum's next round.
+    await client.query("ANALYZE");
     await client.query("COMMIT");
   } catch (error) {
     await client.query("ROLLBACK").catch(() => {});
