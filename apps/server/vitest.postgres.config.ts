@@ -6,6 +6,7 @@ import { defineProject } from "vitest/config";
 export const POSTGRES_TEST_FILES = [
   "src/storage/repository.test.ts",
   "src/storage/citationIndex.test.ts",
+  "src/storage/searchIndex.test.ts",
   "src/http/api.*.test.ts",
   "src/http/export.test.ts",
   "src/turns.limits.test.ts",

@@ -1,7 +1,7 @@
 /**
  * Browser performance measurements for the chat app (not part of `npm test`):
  *
- *   pnpm --filter @app/web build && pnpm exec tsx scripts/perf/run.ts [--only open,baseline,typing,bigdraft,toolbar,jumps]
+ *   pnpm --filter @app/web build && pnpm exec tsx scripts/perf/run.ts [--only open,baseline,typing,bigdraft,toolbar,find,jumps]
  *
  * `open` prints the cold open (first row, FCP, critical-path bytes) and the warm reopen;
  * `baseline` opens the same thread side by side with a naive react-markdown list (sideBySide.ts)
@@ -15,10 +15,12 @@
  * typing into a 120,000-character draft with 50 citation chips; mouse-up to the selection
  * toolbar after a drag < 100 ms median; citation jumps (click to cited
  * words highlighted in view) < 300 ms in view and < 600 ms at any depth, Jump to latest < 300 ms,
- * heap after 10 jumps within 1.5× of the heap after opening.
+ * heap after 10 jumps within 1.5× of the heap after opening; find steps (Enter to the next of
+ * 50 matches spread over 2,000 turns highlighted in view) < 150 ms median.
  */
 import { cpus } from "node:os";
 import { measureCitationJumps } from "./citationJumps.ts";
+import { FIND_STEP_QUERY, measureFindSteps } from "./findSteps.ts";
 import { measureOpenThread, type OpenRun } from "./openThread.ts";
 import { launchChromium, startPerfServer } from "./rig.ts";
 import { GESTURE_SPEED_PX_S, measureScrollGesture } from "./scrollGesture.ts";
@@ -36,6 +38,7 @@ const STEPS = [
   "typing",
   "bigdraft",
   "toolbar",
+  "find",
   "jumps",
 ] as const;
 type Step = (typeof STEPS)[number];
@@ -157,6 +160,13 @@ async function main(): Promise<void> {
       json.toolbar = toolbar;
       report(
         `| Selection toolbar after a drag: mouse-up to the frame showing "Cite in composer" (${toolbar.runs.length} drags) | median ${ms(toolbar.median)}, p95 ${ms(toolbar.p95)}, worst ${ms(toolbar.worst)} (runs: ${toolbar.runs.map((run) => run.toFixed(0)).join(", ")} ms) | median < 100 ms: ${pass(toolbar.median < 100)} |`,
+      );
+    }
+    if (only.has("find")) {
+      const find = await measureFindSteps(browser, server.state);
+      json.find = find;
+      report(
+        `| Find in thread, "${FIND_STEP_QUERY}" (${find.matches} matches over 2,000 turns): Enter to the next match highlighted in view, ${find.runs.length} steps | median ${ms(find.median)}, p95 ${ms(find.p95)}, worst ${ms(find.worst)} | median < 150 ms: ${pass(find.median < 150)} |`,
       );
     }
     // Last: it adds a turn to the seeded thread (a chip whose source is in view).

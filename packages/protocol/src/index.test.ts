@@ -14,6 +14,7 @@ import {
   type ServerEvent,
   ServerEventSchema,
   ThreadSchema,
+  ThreadSearchResponseSchema,
   TurnSchema,
   UserInputAnswerBodySchema,
   UserInputAnswerResponseSchema,
@@ -142,5 +143,44 @@ describe("responses", () => {
     expect(ErrorBodySchema.parse(body)).toEqual(body);
     expect(ErrorCodeSchema.safeParse("some_future_code").success).toBe(false);
     expect(ErrorCodeSchema.safeParse("input_too_long").success).toBe(true);
+  });
+});
+
+describe("thread search response", () => {
+  it("parses matches with ranges and a cursor", () => {
+    const body = {
+      matches: [
+        { messageId: "m1", role: "user", ranges: [[0, 3]] },
+        {
+          messageId: "m2",
+          role: "assistant",
+          ranges: [
+            [2, 5],
+            [7, 9],
+          ],
+          truncated: true,
+        },
+      ],
+      nextCursor: "c1",
+    };
+    expect(ThreadSearchResponseSchema.parse(body)).toEqual(body);
+    expect(ThreadSearchResponseSchema.parse({ matches: [], nextCursor: null })).toEqual({
+      matches: [],
+      nextCursor: null,
+    });
+  });
+
+  it("refuses empty or reversed ranges, a match without ranges and an unknown role", () => {
+    const withMatch = (match: Record<string, unknown>) =>
+      ThreadSearchResponseSchema.safeParse({ matches: [match], nextCursor: null }).success;
+    expect(withMatch({ messageId: "m1", role: "user", ranges: [[3, 3]] })).toBe(false);
+    expect(withMatch({ messageId: "m1", role: "user", ranges: [[4, 2]] })).toBe(false);
+    expect(withMatch({ messageId: "m1", role: "user", ranges: [[-1, 2]] })).toBe(false);
+    expect(withMatch({ messageId: "m1", role: "user", ranges: [] })).toBe(false);
+    expect(withMatch({ messageId: "m1", role: "system", ranges: [[0, 1]] })).toBe(false);
+    expect(withMatch({ messageId: "m1", role: "user", ranges: [[0, 1]], truncated: false })).toBe(
+      false,
+    );
+    expect(ErrorCodeSchema.safeParse("invalid_query").success).toBe(true);
   });
 });

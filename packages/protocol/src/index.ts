@@ -12,6 +12,7 @@ export const ErrorCodeSchema = z.enum([
   "invalid_json",
   "invalid_request",
   "invalid_cursor",
+  "invalid_query",
   "invalid_text",
   "empty_input",
   "input_too_long",
@@ -220,6 +221,31 @@ export const CitedByPageSchema = z.object({
   nextCursor: z.string().nullable(),
 });
 export type CitedByPage = z.infer<typeof CitedByPageSchema>;
+
+/**
+ * `GET /api/threads/:threadId/search?q=<text>&cursor=<c>&limit=<n>&case=<0|1>&word=<0|1>`: the
+ * messages whose rendered text contains `q`, in thread order (oldest first). `ranges` are sorted,
+ * non-overlapping, half-open `[start, end)` UTF-16 offsets into the message's rendered-text stream
+ * (what `renderedTextStream` computes for its body in the browser, and `renderedTextOfMarkdown` of
+ * `@app/markdown` without one). A message reports at most 1000 ranges (`truncated: true` past
+ * that). `nextCursor` fetches the next page; null on the last one.
+ */
+export const SearchRangeSchema = z
+  .tuple([z.number().int().nonnegative(), z.number().int().nonnegative()])
+  .refine(([start, end]) => start < end, { message: "A range is non-empty: start < end." });
+export type SearchRange = z.infer<typeof SearchRangeSchema>;
+export const ThreadSearchMatchSchema = z.object({
+  messageId: z.string(),
+  role: z.enum(["user", "assistant"]),
+  ranges: z.array(SearchRangeSchema).min(1),
+  truncated: z.literal(true).optional(),
+});
+export type ThreadSearchMatch = z.infer<typeof ThreadSearchMatchSchema>;
+export const ThreadSearchResponseSchema = z.object({
+  matches: z.array(ThreadSearchMatchSchema),
+  nextCursor: z.string().nullable(),
+});
+export type ThreadSearchResponse = z.infer<typeof ThreadSearchResponseSchema>;
 
 /** `POST /api/threads/:threadId/turns` */
 export const SendTurnBodySchema = z.object({ input: z.string() }).strict();

@@ -4,11 +4,20 @@
  * of a message written in decimal.
  */
 import { randomUUID } from "node:crypto";
-import type { CitedByPage, Message, MessagePage, Thread, ThreadDetail, Turn } from "@app/protocol";
+import type {
+  CitedByPage,
+  Message,
+  MessagePage,
+  Thread,
+  ThreadDetail,
+  ThreadSearchResponse,
+  Turn,
+} from "@app/protocol";
 import type { ChatStore, MessageWindow } from "../storage/chatStore.ts";
 import { NOT_CITED } from "../storage/citationIndex.ts";
 import { DomainError, threadNotFound } from "./errors.ts";
 import { renderExportHeader, renderExportMessage } from "./exportMarkdown.ts";
+import { checkSearchQuery, searchThread, type ThreadSearchRequest } from "./threadSearch.ts";
 
 /** Page size when the client gives none, and the largest it may ask for. */
 export const DEFAULT_PAGE_LIMIT = 50;
@@ -181,6 +190,19 @@ export class ThreadService {
       })),
       nextCursor: rows.length > limit ? String(page.at(-1)!.id) : null,
     };
+  }
+
+  /**
+   * Find in thread (`threadSearch.ts`): matching messages in thread order with their ranges.
+   * Throws `invalid_query`/`invalid_cursor` (400) or `thread_not_found` (404).
+   */
+  async searchThread(
+    threadId: string,
+    request: ThreadSearchRequest,
+  ): Promise<ThreadSearchResponse> {
+    checkSearchQuery(request.query);
+    await this.requireThread(threadId);
+    return searchThread(this.#repo, threadId, request);
   }
 
   /** Exactly what the provider received for a turn. Throws `thread_not_found`/`turn_not_found`. */

@@ -20,6 +20,7 @@ const CancelTurnBodySchema = z.object({}).strict();
 import { asDomainError, DomainError } from "../domain/errors.ts";
 import type { ThreadEventLog } from "../domain/events.ts";
 import type { ProviderService } from "../domain/providerService.ts";
+import { MAX_SEARCH_LIMIT } from "../domain/threadSearch.ts";
 import { MAX_PAGE_LIMIT, type ThreadService } from "../domain/threadService.ts";
 import type { WorkspaceFileIndex } from "../domain/workspaceFiles.ts";
 import { type Logger, silentLogger } from "../logger.ts";
@@ -29,6 +30,7 @@ import { errorResponse } from "./errors.ts";
 import { idParam, idQuery, storableId } from "./ids.ts";
 import { readJsonBody } from "./jsonBody.ts";
 import { requestLog } from "./requestLog.ts";
+import { rawSearchQuery, searchSwitch } from "./searchQuery.ts";
 import { contentSecurityPolicyFor, securityHeaders } from "./securityHeaders.ts";
 import { type SseConnections, streamThreadEvents } from "./sse.ts";
 import { createStaticHandler } from "./static.ts";
@@ -139,6 +141,18 @@ export function createApp(deps: AppDependencies): Hono {
       }),
     );
   });
+
+  app.get("/api/threads/:threadId/search", async (c) =>
+    c.json(
+      await deps.threads.searchThread(idParam(c, "threadId"), {
+        query: rawSearchQuery(c.req.url) ?? "",
+        caseSensitive: searchSwitch("case", c.req.query("case")),
+        wholeWord: searchSwitch("word", c.req.query("word")),
+        cursor: c.req.query("cursor"),
+        limit: parseLimit(c.req.query("limit"), MAX_SEARCH_LIMIT),
+      }),
+    ),
+  );
 
   app.post("/api/threads/:threadId/turns", async (c) => {
     const threadId = idParam(c, "threadId");

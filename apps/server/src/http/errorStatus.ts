@@ -6,6 +6,7 @@ const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   invalid_json: 400,
   invalid_request: 400,
   invalid_cursor: 400,
+  invalid_query: 400,
   invalid_text: 400,
   empty_input: 400,
   input_too_long: 400,

@@ -21,6 +21,7 @@ import type {
 } from "@app/protocol";
 
 import type { CitationIndexEntry, CitingRecord } from "./citationIndex.ts";
+import type { SearchCandidate, SearchCandidateQuery } from "./searchText.ts";
 
 export { DEFAULT_THREAD_TITLE } from "../titles.ts";
 
@@ -189,6 +190,14 @@ export interface ChatQueries {
     limit: number,
   ): Promise<CitingRecord[]>;
 
+  // Find in thread (`searchText.ts`)
+  /**
+   * Up to `limit` indexed messages of the thread with a key above `afterKey`, in thread order,
+   * that may contain the query: every message whose rendered text does is among them (the
+   * caller checks each). Streaming messages are not indexed yet.
+   */
+  searchCandidates(input: SearchCandidateQuery): Promise<SearchCandidate[]>;
+
   // User-input requests
   insertUserInputRequest(input: {
     id: string;
@@ -261,6 +270,7 @@ export const CHAT_QUERY_METHODS = [
   "insertCitations",
   "citedByOf",
   "citingMessagesOf",
+  "searchCandidates",
   "insertUserInputRequest",
   "getUserInputRequest",
   "pendingUserInput",

@@ -129,15 +129,18 @@ describe("the backfill migration", () => {
       // Back to the schema before the index, with the same messages.
       if (testStoreKind === "sqlite") {
         const db = openDatabase(join(dir, "chat.sqlite"));
+        // The find-in-thread index (migration 6) came later: it goes too, and is rebuilt.
         db.exec(
-          "DROP TABLE message_citations; DROP TABLE message_backlinks; PRAGMA user_version = 4;",
+          `DROP TABLE message_citations; DROP TABLE message_backlinks;
+           DROP TABLE message_search; DROP TABLE message_search_fts; PRAGMA user_version = 4;`,
         );
         db.close();
       } else {
         const client = new pg.Client({ connectionString: (await testDatabaseUrl(dir))! });
         await client.connect();
-        await client.query("DROP TABLE message_citations, message_backlinks");
-        await client.query("DELETE FROM schema_migrations WHERE version = 2");
+        // The find-in-thread index (migration 3) came later: it goes too, and is rebuilt.
+        await client.query("DROP TABLE message_citations, message_backlinks, message_search");
+        await client.query("DELETE FROM schema_migrations WHERE version >= 2");
         await client.end();
       }
       store = await openTestStore(dir);

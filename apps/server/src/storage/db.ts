@@ -8,6 +8,7 @@ import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { CITATION_LINK_MARKER, citationEntriesOf } from "./citationIndex.ts";
 import { CITATION_INDEX_TABLES, sqliteCitationWriter } from "./sqliteCitations.ts";
+import { backfillSqliteSearch, SEARCH_INDEX_TABLES } from "./sqliteSearch.ts";
 
 export type SqliteDatabase = Database.Database;
 
@@ -166,6 +167,12 @@ const MIGRATIONS: readonly (string | ((db: SqliteDatabase) => void))[] = [
       const last = rows.at(-1)!;
       after = [last.thread_id, last.seq];
     }
+  },
+  // 6: the find-in-thread index (issue 23, `sqliteSearch.ts`): every message's rendered text
+  // and its trigram index; existing messages are indexed here, in thread order.
+  (db) => {
+    db.exec(SEARCH_INDEX_TABLES);
+    backfillSqliteSearch(db);
   },
 ];
 

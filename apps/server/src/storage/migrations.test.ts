@@ -1,6 +1,7 @@
 /**
- * Schema migration 2 (turns may be `cancelled`; the active turn has its own partial index) on a
- * real version-1 database file, and the active-turn query's plan on a thread of 45,000 turns.
+ * Schema migration 2 (turns may be `cancelled`; the active turn has its own partial index) and
+ * the later ones (the find-in-thread index of migration 6 included) on a real version-1 database
+ * file, and the active-turn query's plan on a thread of 45,000 turns.
  */
 import { join } from "node:path";
 import Database from "better-sqlite3";
@@ -82,11 +83,24 @@ describe("migrations", () => {
       // An unfinished turn of a file from before claims were recorded counts as started, so
       // the next start interrupts it, as it always did.
       expect(repo.startedUnfinishedTurns().map((t) => t.id)).toEqual(["turn2"]);
+      // Find in thread (migration 6): existing messages are indexed, in thread order.
+      const hello = () =>
+        repo.searchCandidates({
+          threadId: "t1",
+          query: "HELLO",
+          caseSensitive: false,
+          afterKey: 0,
+          limit: 10,
+        });
+      expect(hello().map((c) => [c.messageId, c.role, c.text])).toEqual([["m1", "user", "hello"]]);
       // The new status is storable, and cascades still work through the rebuilt table.
       repo.updateTurn({ id: "turn1", status: "cancelled", completedAt: "y" });
       expect(repo.getTurn("turn1")?.status).toBe("cancelled");
       db.prepare("DELETE FROM threads WHERE id = 't1'").run();
       expect(repo.getMessage("m1")).toBeNull();
+      // The index rows went with the messages, trigram entries included.
+      expect(hello()).toEqual([]);
+      expect(db.prepare("SELECT count(*) AS n FROM message_search_fts").get()).toEqual({ n: 1 });
     } finally {
       db.close();
     }

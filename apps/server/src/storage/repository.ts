@@ -2,7 +2,8 @@
  * The SQLite queries of the store contract (`chatStore.ts`), synchronous (better-sqlite3) and
  * prepared once; `sqliteStore.ts` wraps them as async queries and runs its transactions. Only
  * SQL lives here, one module per concern (`sqliteThreads.ts`, `sqliteTurns.ts`,
- * `sqliteTurnQueue.ts`, `sqliteMessages.ts`, `sqliteEvents.ts`, `sqliteCitationQueries.ts`);
+ * `sqliteTurnQueue.ts`, `sqliteMessages.ts`, `sqliteEvents.ts`, `sqliteCitationQueries.ts`,
+ * `sqliteSearch.ts`);
  * paging windows, the history budget and the delta replay are `storeLogic.ts`. Storage faults
  * (disk full, read-only, I/O errors) leave it as {@link StorageUnavailableError}.
  *
@@ -16,6 +17,7 @@ import type { SqliteDatabase } from "./db.ts";
 import { sqliteCitationQueries } from "./sqliteCitationQueries.ts";
 import { sqliteEventQueries } from "./sqliteEvents.ts";
 import { sqliteMessageQueries } from "./sqliteMessages.ts";
+import { sqliteSearchQueries } from "./sqliteSearch.ts";
 import { sqliteThreadQueries } from "./sqliteThreads.ts";
 import { sqliteTurnQueue } from "./sqliteTurnQueue.ts";
 import { sqliteTurnQueries } from "./sqliteTurns.ts";
@@ -56,6 +58,7 @@ export function createChatRepository(db: SqliteDatabase): ChatRepository {
     ...sqliteTurnQueue(db, turns),
     ...events,
     ...sqliteCitationQueries(db, environmentId),
+    ...sqliteSearchQueries(db),
 
     /**
      * A thread with its active turn and pending question, read together (one snapshot), or

@@ -6,6 +6,7 @@ import type { Message } from "@app/protocol";
 import type { MessageWindow, SyncQueries } from "./chatStore.ts";
 import type { SqliteDatabase } from "./db.ts";
 import { MESSAGE_COLUMNS, type MessageRow, toMessage } from "./rows.ts";
+import { sqliteSearchWriter } from "./sqliteSearch.ts";
 import { aroundWindow, pageOf, withDeltas } from "./storeLogic.ts";
 
 export type SqliteMessageQueries = Pick<
@@ -28,6 +29,7 @@ export function sqliteMessageQueries(
   nextSeq: (threadId: string, now: string) => number,
 ): SqliteMessageQueries {
   const s = (sql: string) => db.prepare(sql);
+  const search = sqliteSearchWriter(db);
   const stmt = {
     insertMessage: s(
       `INSERT INTO messages (id, thread_id, turn_id, seq, role, kind, text, status, created_at)
@@ -86,6 +88,13 @@ export function sqliteMessageQueries(
       row.status,
       row.now,
     );
+    // Find-in-thread: indexed now (searchable unless it streams), in the same transaction.
+    search.added({
+      id: row.id,
+      threadId: row.thread_id,
+      role: row.role,
+      text: row.status === "streaming" ? null : row.text,
+    });
   };
 
   return {
@@ -120,6 +129,7 @@ export function sqliteMessageQueries(
     /** Writes a message's whole text and final status (once, when it stops streaming). */
     finishMessage(id: string, text: string, status: "complete" | "error"): Message {
       stmt.finishMessage.run(text, status, id);
+      search.finished(id, text);
       const row = stmt.finishedMessage.get(id) as MessageRow | undefined;
       return row ? toMessage({ ...row, text }) : getMessage(id)!;
     },

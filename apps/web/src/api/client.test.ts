@@ -3,6 +3,7 @@ import {
   ApiError,
   getMessages,
   listFiles,
+  searchThread,
   sendTurn,
   takeThreadPrefetch,
   toApiError,
@@ -79,6 +80,38 @@ describe("api client", () => {
     expect(vi.mocked(fetch).mock.calls[0]?.[0]).toBe(
       "/api/threads/a%2Fb/messages?before=c1&limit=10",
     );
+  });
+
+  it("searches a thread with its options on the query string, parsed with the protocol", async () => {
+    const body = {
+      matches: [{ messageId: "m1", role: "assistant", ranges: [[3, 7]] }],
+      nextCursor: "c2",
+    };
+    const fetchMock = respond(200, body);
+    await expect(
+      searchThread("t/1", {
+        q: "step 1&2",
+        cursor: "c1",
+        limit: 50,
+        matchCase: true,
+        wholeWords: true,
+      }),
+    ).resolves.toEqual(body);
+    expect(fetchMock.mock.calls[0]?.[0]).toBe(
+      "/api/threads/t%2F1/search?q=step+1%262&cursor=c1&limit=50&case=1&word=1",
+    );
+    // Defaults send neither option.
+    respond(200, { matches: [], nextCursor: null });
+    await searchThread("t1", { q: "x" });
+    expect(vi.mocked(fetch).mock.calls[0]?.[0]).toBe("/api/threads/t1/search?q=x");
+    // An empty range is not a match the client accepts.
+    respond(200, {
+      matches: [{ messageId: "m1", role: "user", ranges: [[4, 4]] }],
+      nextCursor: null,
+    });
+    await expect(searchThread("t1", { q: "x" })).rejects.toMatchObject({
+      code: "invalid_response",
+    });
   });
 
   it("consumes the index.html prefetch once, for its own thread, validating both responses", async () => {

@@ -20,6 +20,8 @@ import {
   ThreadDetailSchema,
   ThreadListSchema,
   ThreadSchema,
+  type ThreadSearchResponse,
+  ThreadSearchResponseSchema,
   type UserInputAnswerResponse,
   UserInputAnswerResponseSchema,
 } from "@app/protocol";
@@ -189,6 +191,38 @@ export function getCitedBy(
   return request(
     CitedByPageSchema,
     `/threads/${seg(threadId)}/messages/${seg(messageId)}/cited-by${q}`,
+    signal ? { signal } : undefined,
+  );
+}
+
+/** Options of {@link searchThread}: `matchCase` / `wholeWords` send `case=1` / `word=1`. */
+export type ThreadSearchQuery = {
+  q: string;
+  cursor?: string;
+  limit?: number;
+  matchCase?: boolean;
+  wholeWords?: boolean;
+};
+
+/**
+ * `GET /api/threads/:threadId/search`: messages whose rendered text holds `q`, in thread order,
+ * with `[start, end)` offsets into each message's rendered-text stream; `nextCursor` pages on.
+ */
+export function searchThread(
+  threadId: string,
+  options: ThreadSearchQuery,
+  signal?: AbortSignal,
+): Promise<ThreadSearchResponse> {
+  const q = query({
+    q: options.q,
+    cursor: options.cursor,
+    limit: options.limit,
+    case: options.matchCase ? 1 : undefined,
+    word: options.wholeWords ? 1 : undefined,
+  });
+  return request(
+    ThreadSearchResponseSchema,
+    `/threads/${seg(threadId)}/search${q}`,
     signal ? { signal } : undefined,
   );
 }

@@ -42,11 +42,20 @@ export type UseAssistantSelectionToolbarOptions = {
     capture: AssistantTextSelectionCapture,
     input: CiteInput,
   ): void;
+  /**
+   * Filled with a function that cites a range exactly as if it were the selection (the same
+   * capture, `onCite`, confirmation and refusals), for **Cite match** in the find bar. It
+   * returns true when the range was cited.
+   */
+  citeRangeRef?: RefObject<CiteRange | null>;
   /** Passed to the observer; defaults to the 500 ms repeat-click window. */
   repeatClickWindowMs?: number;
   /** Passed to the observer: how long a keyboard or touch selection settles before opening. */
   settleMs?: number;
 };
+
+/** Cites a range as if it were selected (see `citeRangeRef`). */
+export type CiteRange = (range: Range, input: CiteInput) => boolean;
 
 /** What the popover shows: the toolbar for a citable selection, or a hint saying why not. */
 type Shown =
@@ -88,6 +97,7 @@ export function useAssistantSelectionToolbar({
   environmentId,
   threadId,
   onCite,
+  citeRangeRef,
   repeatClickWindowMs,
   settleMs,
 }: UseAssistantSelectionToolbarOptions): ReactNode {
@@ -196,6 +206,31 @@ export function useAssistantSelectionToolbar({
     },
     [announce],
   );
+
+  // A range cited as if selected (the find bar's Cite match): the keyboard shortcut's path.
+  useEffect(() => {
+    if (!citeRangeRef) return;
+    citeRangeRef.current = (range, input) => {
+      const { environmentId: env, threadId: thread } = latest.current;
+      const capture = captureAssistantTextSelection(range, {
+        environmentId: env,
+        threadId: thread,
+      });
+      if (capture.citation === null) {
+        announce(uncitableSelectionHint(capture.reason, range) ?? ONE_ANSWER_HINT);
+        return false;
+      }
+      if (capture.overLimit) {
+        announce(overLimitMessage(capture.citation.text.length));
+        return false;
+      }
+      cite(capture.citation, capture, input);
+      return true;
+    };
+    return () => {
+      citeRangeRef.current = null;
+    };
+  }, [citeRangeRef, cite, announce]);
 
   /** Escape in the toolbar: close it, and put focus and the selection back where they were. */
   const escapeToolbar = useCallback(() => {

@@ -4,13 +4,13 @@ import {
   formatAssistantCitationHref,
   serializeAssistantCitation,
 } from "@app/citations";
+import { markdownUrlTransform } from "@app/markdown";
 import { cleanup, render, screen, within } from "@testing-library/react";
 import fc from "fast-check";
 import Markdown from "react-markdown";
 import remarkGfm from "remark-gfm";
 import { describe, expect, it } from "vitest";
 import { ChatMarkdown, chatMarkdownComponents } from "./ChatMarkdown.tsx";
-import { markdownUrlTransform } from "./safeHref.ts";
 
 const citation = {
   version: 1 as const,

@@ -1,3 +1,4 @@
+import { splitMarkdownBlocks } from "@app/markdown";
 import { memo, useMemo } from "react";
 import {
   cachedMarkdownBlock,
@@ -5,7 +6,6 @@ import {
   renderMarkdownBlock,
 } from "./markdownBlockCache.ts";
 import { MarkdownSourceContext, type MarkdownSourceValue } from "./markdownSource.ts";
-import { splitMarkdownBlocks } from "./splitMarkdownBlocks.ts";
 import { streamingRenderableText } from "./streamingTableHold.ts";
 
 export { chatMarkdownComponents } from "./chatMarkdownComponents.tsx";

@@ -1,3 +1,4 @@
+import { CITATION_LINK_PROPERTY } from "@app/markdown";
 import type { ElementContent } from "hast";
 import { toJsxRuntime } from "hast-util-to-jsx-runtime";
 import {
@@ -10,7 +11,6 @@ import {
 import { Fragment, jsx, jsxs } from "react/jsx-runtime";
 import type { ExtraProps } from "react-markdown";
 import { CopyButton } from "../ui/CopyButton.tsx";
-import { CITATION_LINK_PROPERTY } from "./citationLinksInText.ts";
 import {
   highlightCode,
   highlightLanguageOf,

@@ -1,9 +1,9 @@
 import { looksLikeAssistantCitationLink, parseAssistantCitationLink } from "@app/citations";
+import { classifyHref } from "@app/markdown";
 import type { ComponentPropsWithoutRef } from "react";
 import type { ExtraProps } from "react-markdown";
 import { AssistantCitationChip } from "../citations/AssistantCitationChip.tsx";
 import { useMarkdownSourceContext, useNodeSource } from "./markdownSource.ts";
-import { classifyHref } from "./safeHref.ts";
 
 /**
  * The `a` renderer for chat Markdown.

@@ -4,11 +4,11 @@
  * free of Markdown parsing, and `warmMarkdownCache` parses loaded messages during idle time so
  * rows are usually parsed before they scroll into view.
  */
+import { splitMarkdownBlocks } from "@app/markdown";
 import type { ReactElement } from "react";
 import { type IdleDeadlineLike, requestIdle } from "../ui/idle.ts";
 import { type MarkdownFlavor, parseMarkdownBlock } from "./markdownParse.ts";
 import { renderMarkdownTree } from "./markdownRender.ts";
-import { splitMarkdownBlocks } from "./splitMarkdownBlocks.ts";
 
 export type { MarkdownFlavor } from "./markdownParse.ts";
 

@@ -4,6 +4,7 @@
  * plus, in user messages, the step that makes chips of citation links Markdown does not see
  * (citationLinksInText.ts), run as a rehype plugin.
  */
+import { chipCitationLinksInText, markdownUrlTransform, remarkPromptTokens } from "@app/markdown";
 import fc from "fast-check";
 import type { Root } from "hast";
 import type { ReactElement } from "react";
@@ -13,12 +14,9 @@ import remarkGfm from "remark-gfm";
 import { visit } from "unist-util-visit";
 import { describe, expect, it } from "vitest";
 import { chatMarkdownComponents } from "./chatMarkdownComponents.tsx";
-import { chipCitationLinksInText } from "./citationLinksInText.ts";
 import { type MarkdownFlavor, parseMarkdownBlock } from "./markdownParse.ts";
 import { renderMarkdownTree } from "./markdownRender.ts";
 import { rehypeSourceOffsets } from "./rehypeSourceOffsets.ts";
-import { remarkPromptTokens } from "./remarkPromptTokens.ts";
-import { markdownUrlTransform } from "./safeHref.ts";
 
 /** The user-message chip step as a plugin: raw HTML becomes text first, as react-markdown does. */
 function rehypeCitationLinksInText() {

@@ -20,11 +20,16 @@ import {
   OTHER_ENVIRONMENT_NOTICE,
 } from "../citations/citationScope.ts";
 import { JumpControls } from "../citations/JumpControls.tsx";
-import { useAssistantSelectionToolbar } from "../citations/useAssistantSelectionToolbar.tsx";
+import {
+  type CiteRange,
+  useAssistantSelectionToolbar,
+} from "../citations/useAssistantSelectionToolbar.tsx";
 import { useCitationActivation } from "../citations/useCitationActivation.ts";
 import { useCitationReturn } from "../citations/useCitationReturn.ts";
 import type { ComposerHandle } from "../composer/Composer.tsx";
 import { StopTurnButton } from "../composer/StopTurnButton.tsx";
+import { ThreadFindBar } from "../find/ThreadFindBar.tsx";
+import { useThreadFind } from "../find/useThreadFind.ts";
 import { focusMessageWhenMounted } from "../timeline/focusMessage.ts";
 import { Timeline, type TimelineHandle } from "../timeline/Timeline.tsx";
 import { useAssistantCitationTarget } from "./useAssistantCitationTarget.ts";
@@ -112,17 +117,20 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
     },
     [here, routeToCitation],
   );
+  const citeRangeRef = useRef<CiteRange>(null);
   const selectionToolbar = useAssistantSelectionToolbar({
     surfaceRef,
     environmentId,
     threadId,
     onCite,
+    citeRangeRef,
   });
 
   const view = useTimelineView(state);
   const detachedRef = useRef(view.detached);
   detachedRef.current = view.detached;
   const { showNewest, showMessage } = view;
+  const find = useThreadFind({ threadId, thread, view, timelineRef, citeRangeRef });
 
   const onSend = useCallback(
     async (prompt: string) => {
@@ -363,6 +371,7 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
         </AssistantCitationNavigationContext.Provider>
       </CitationHereContext.Provider>
 
+      <ThreadFindBar find={find} />
       <div className="thread-view__composer">
         <StopTurnButton threadId={threadId} turnId={state.activeTurnId} />
         {/* Mounted after the first messages (see composerReady), so it never delays them. */}

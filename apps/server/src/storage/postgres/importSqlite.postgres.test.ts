@@ -1,8 +1,10 @@
 /** Moving an installation from SQLite to PostgreSQL keeps every row and the environment id. */
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { searchThread } from "../../domain/threadSearch.ts";
 import { seedDemoThread, seededMessageCount } from "../../seed.ts";
 import { makeTempDir, removeDir, testDatabaseUrl } from "../../testing/harness.ts";
+import type { ChatStore } from "../chatStore.ts";
 import { openDatabase } from "../db.ts";
 import { openStore } from "../openStore.ts";
 import { importSqliteIntoPostgres } from "./importSqlite.ts";
@@ -30,6 +32,9 @@ describe("importSqliteIntoPostgres", () => {
       });
       expect(left).toBe("left-started");
       const before = await sqlite.messagesBefore(threadId, null, 40);
+      const search = (store: ChatStore) =>
+        searchThread(store, threadId, { query: "p50", caseSensitive: false, wholeWord: false });
+      const found = await search(sqlite);
       const environmentId = sqlite.environmentId;
       await sqlite.close();
 
@@ -41,12 +46,16 @@ describe("importSqliteIntoPostgres", () => {
         threads: 2,
         turns: 32,
         messages: seededMessageCount(30) + 2,
+        message_search: seededMessageCount(30) + 2,
       });
 
       const postgres = await openStore({ databaseUrl: url, pgPoolSize: 2, dataDir: dir });
       try {
         expect(postgres.environmentId).toBe(environmentId);
         expect(await postgres.messagesBefore(threadId, null, 40)).toEqual(before);
+        // The find-in-thread index comes along (keys differ: SQLite's row ids, PostgreSQL's seq).
+        expect((await search(postgres)).matches).toEqual(found.matches);
+        expect(found.matches).toHaveLength(30);
         expect((await postgres.getThread(threadId))?.thread.messageCount).toBe(
           seededMessageCount(30),
         );

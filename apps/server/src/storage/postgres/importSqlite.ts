@@ -7,12 +7,21 @@
  */
 import type Database from "better-sqlite3";
 import pg from "pg";
+import { foldedSearchText } from "../searchText.ts";
 import { migratePostgres } from "./migrations.ts";
 
 const BATCH = 2_000;
 
-/** Each table's columns with their PostgreSQL types, in SQLite's column order. */
-const TABLES: { name: string; columns: [string, "text" | "int8" | "int4"][] }[] = [
+/**
+ * Each table's columns with their PostgreSQL types, in SQLite's column order; `select` reads a
+ * table whose SQLite shape differs, and `map` completes each of its rows.
+ */
+const TABLES: {
+  name: string;
+  columns: [string, "text" | "int8" | "int4"][];
+  select?: string;
+  map?: (row: unknown[]) => unknown[];
+}[] = [
   {
     name: "threads",
     columns: [
@@ -106,6 +115,21 @@ const TABLES: { name: string; columns: [string, "text" | "int8" | "int4"][] }[] 
       ["ranges", "text"],
     ],
   },
+  {
+    // The find-in-thread index: the rendered texts are copied, their case fold computed.
+    name: "message_search",
+    columns: [
+      ["message_id", "text"],
+      ["thread_id", "text"],
+      ["seq", "int8"],
+      ["role", "text"],
+      ["text", "text"],
+      ["folded", "text"],
+    ],
+    select: `SELECT s.message_id, s.thread_id, m.seq, s.role, s.text, NULL
+      FROM message_search s JOIN messages m ON m.id = s.message_id WHERE s.text IS NOT NULL`,
+    map: (row) => [...row.slice(0, 5), foldedSearchText(row[4] as string)],
+  },
 ];
 
 /** Copies every row of `sqlite` into the database at `url` (migrated first); returns row counts. */
@@ -136,7 +160,7 @@ export async function importSqliteIntoPostgres(
       const insert = `INSERT INTO ${table.name} (${names.join(", ")})
         SELECT * FROM unnest(${table.columns.map(([, type], i) => `$${i + 1}::${type}[]`).join(", ")})`;
       const rows = sqlite
-        .prepare(`SELECT ${names.join(", ")} FROM ${table.name}`)
+        .prepare(table.select ?? `SELECT ${names.join(", ")} FROM ${table.name}`)
         .raw()
         .iterate();
       let batch: unknown[][] = [];
@@ -149,7 +173,7 @@ export async function importSqliteIntoPostgres(
         batch = [];
       };
       for (const row of rows as Iterable<unknown[]>) {
-        batch.push(row);
+        batch.push(table.map ? table.map(row) : row);
         if (batch.length >= BATCH) await flush();
       }
       await flush();
@@ -163,6 +187,8 @@ export async function importSqliteIntoPostgres(
        WHERE id = ANY($1::text[]) AND status IN ('running', 'waiting_for_input')`,
       [started],
     );
+    // Planner statistics for the copied tables now, not at autovacuum's next round.
+    await client.query("ANALYZE");
     await client.query("COMMIT");
   } catch (error) {
     await client.query("ROLLBACK").catch(() => {});

@@ -10,6 +10,7 @@
 import type pg from "pg";
 import { CITATION_LINK_MARKER, citationEntriesOf } from "../citationIndex.ts";
 import { writeCitations } from "./pgCitations.ts";
+import { migrateSearchIndex } from "./pgSearch.ts";
 
 /** Advisory lock keys (first key: this app's namespace). */
 export const LOCK_NAMESPACE = 0x63686174; // "chat"
@@ -185,6 +186,9 @@ export const PG_MIGRATIONS: readonly (string | ((client: pg.ClientBase) => Promi
       after = { threadId: last.thread_id, seq: Number(last.seq) };
     }
   },
+  // 3: the find-in-thread index (issue 23, `pgSearch.ts`), as SQLite's migration 6: every
+  // complete message's rendered text and its trigram index; existing messages are indexed here.
+  migrateSearchIndex,
 ];
 
 /** Latest PostgreSQL schema version this build knows. */

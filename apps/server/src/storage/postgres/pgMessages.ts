@@ -7,6 +7,7 @@ import type { ChatQueries, MessageWindow } from "../chatStore.ts";
 import { MESSAGE_COLUMNS, type MessageRow, toMessage } from "../rows.ts";
 import { aroundWindow, pageOf, withDeltas } from "../storeLogic.ts";
 import type { PgContext } from "./pgRun.ts";
+import { indexPgMessage } from "./pgSearch.ts";
 
 export type PgMessageQueries = Pick<
   ChatQueries,
@@ -22,6 +23,10 @@ export type PgMessageQueries = Pick<
   /** Inserts one message row (values in column order, the caller took the seq). */
   insertMessageRow(values: unknown[]): Promise<Message>;
 };
+
+function searchRowOf(row: MessageRow, markdown: string) {
+  return { id: row.id, threadId: row.thread_id, seq: Number(row.seq), role: row.role, markdown };
+}
 
 export function pgMessageQueries(
   ctx: PgContext,
@@ -71,6 +76,8 @@ export function pgMessageQueries(
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${MESSAGE_COLUMNS}`,
       values,
     );
+    // Find-in-thread: a message created complete is indexed now, in the same transaction.
+    if (row!.status !== "streaming") await indexPgMessage(ctx, searchRowOf(row!, row!.text));
     return toStoredMessage(row!);
   };
 
@@ -116,6 +123,7 @@ export function pgMessageQueries(
         `UPDATE messages SET text = $1, status = $2 WHERE id = $3 RETURNING ${MESSAGE_COLUMNS.replace("text", "'' AS text")}`,
         [text, status, id],
       );
+      await indexPgMessage(ctx, searchRowOf(row!, text));
       return toMessage({ ...row!, text });
     },
 

@@ -2,7 +2,8 @@
  * The PostgreSQL queries of the store contract (`../chatStore.ts`), run on a pool (outside
  * transactions) or on one client (inside one). Statements are named, so each connection
  * prepares them once. Only SQL lives here, one module per concern (`pgThreads.ts`,
- * `pgTurns.ts`, `pgTurnQueue.ts`, `pgMessages.ts`, `pgEvents.ts`, `pgCitationQueries.ts`);
+ * `pgTurns.ts`, `pgTurnQueue.ts`, `pgMessages.ts`, `pgEvents.ts`, `pgCitationQueries.ts`,
+ * `pgSearch.ts`);
  * paging windows, the history budget and the delta replay are `../storeLogic.ts`, shared with
  * SQLite.
  */
@@ -11,6 +12,7 @@ import { pgCitationQueries } from "./pgCitationQueries.ts";
 import { pgEventQueries } from "./pgEvents.ts";
 import { pgMessageQueries } from "./pgMessages.ts";
 import { pgContext, type Run } from "./pgRun.ts";
+import { pgSearchQueries } from "./pgSearch.ts";
 import { pgThreadQueries } from "./pgThreads.ts";
 import { pgTurnQueue } from "./pgTurnQueue.ts";
 import { pgTurnQueries } from "./pgTurns.ts";
@@ -29,5 +31,6 @@ export function createPgQueries(run: Run, environmentId: () => string): ChatQuer
     ...pgTurnQueue(ctx),
     ...pgEventQueries(ctx),
     ...pgCitationQueries(ctx),
+    ...pgSearchQueries(ctx),
   };
 }

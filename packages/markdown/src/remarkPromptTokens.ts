@@ -4,7 +4,7 @@
  * composer's tokenizer so sent messages show exactly the tokens the composer showed as chips.
  * Text inside links and code is left alone. The token text itself is unchanged.
  */
-import { tokenizePrompt } from "../prompt/promptTokens.ts";
+import { tokenizePrompt } from "./promptTokens.ts";
 
 /** The mdast fields this plugin reads and writes (structural, no mdast types package needed). */
 type MdNode = {

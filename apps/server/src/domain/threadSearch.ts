@@ -1,0 +1,93 @@
+/**
+ * Find in thread (issue 23): `GET /api/threads/:threadId/search`. The store finds candidate
+ * messages through its index (`ChatQueries.searchCandidates`); each is checked here with the
+ * shared matcher of `@app/markdown`, which also gives the offsets into the message's rendered
+ * text, so SQLite and PostgreSQL answer alike. Pages follow thread order and end at a message.
+ */
+import { findTextMatches } from "@app/markdown";
+import type { ThreadSearchMatch, ThreadSearchResponse } from "@app/protocol";
+import type { ChatQueries } from "../storage/chatStore.ts";
+import { DomainError } from "./errors.ts";
+
+/** Longest query, in UTF-16 units. */
+export const MAX_SEARCH_QUERY = 200;
+/** Ranges per page when the client gives no `limit`, and the most it may ask for. */
+export const DEFAULT_SEARCH_LIMIT = 200;
+export const MAX_SEARCH_LIMIT = 1000;
+/** Candidates read from the store at a time. */
+const CANDIDATE_BATCH = 200;
+
+/** A search request, validated by {@link checkSearchQuery} and the route. */
+export interface ThreadSearchRequest {
+  query: string;
+  caseSensitive: boolean;
+  wholeWord: boolean;
+  cursor?: string | undefined;
+  /** Ranges per page (default {@link DEFAULT_SEARCH_LIMIT}). */
+  limit?: number | undefined;
+}
+
+/** Throws `invalid_query` unless `query` is 1..200 UTF-16 units of well-formed text without NUL. */
+export function checkSearchQuery(query: string | undefined): string {
+  const invalid = (why: string) => new DomainError("invalid_query", `The search query ${why}.`);
+  if (query === undefined || query === "") throw invalid("is empty: give q=<text>");
+  if (query.length > MAX_SEARCH_QUERY) {
+    throw invalid(`is ${query.length} characters long; the most is ${MAX_SEARCH_QUERY}`);
+  }
+  if (query.includes("\u0000")) throw invalid("contains NUL (U+0000)");
+  if (/\p{Surrogate}/u.test(query)) throw invalid("is not valid text (a lone surrogate)");
+  return query;
+}
+
+function parseCursor(cursor: string): number {
+  if (!/^\d{1,15}$/.test(cursor)) {
+    throw new DomainError(
+      "invalid_cursor",
+      `"${cursor.slice(0, 40)}" is not a valid cursor. Use nextCursor from a previous page.`,
+    );
+  }
+  return Number(cursor);
+}
+
+/**
+ * One page of matches: whole messages, oldest first, until `limit` ranges are reached (at least
+ * one message). `nextCursor` is set only when a later message matches too.
+ */
+export async function searchThread(
+  store: Pick<ChatQueries, "searchCandidates">,
+  threadId: string,
+  request: ThreadSearchRequest,
+): Promise<ThreadSearchResponse> {
+  const query = checkSearchQuery(request.query);
+  const limit = Math.min(request.limit ?? DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT);
+  const options = { caseSensitive: request.caseSensitive, wholeWord: request.wholeWord };
+  let afterKey = request.cursor === undefined ? 0 : parseCursor(request.cursor);
+  const matches: ThreadSearchMatch[] = [];
+  let ranges = 0;
+  let lastKey = afterKey;
+  for (;;) {
+    const candidates = await store.searchCandidates({
+      threadId,
+      query,
+      caseSensitive: options.caseSensitive,
+      afterKey,
+      limit: CANDIDATE_BATCH,
+    });
+    for (const candidate of candidates) {
+      afterKey = candidate.key;
+      const found = findTextMatches(candidate.text, query, options);
+      if (found.ranges.length === 0) continue;
+      // The page is full and another message matches: it starts the next page.
+      if (ranges >= limit) return { matches, nextCursor: String(lastKey) };
+      matches.push({
+        messageId: candidate.messageId,
+        role: candidate.role,
+        ranges: found.ranges,
+        ...(found.truncated ? { truncated: true as const } : {}),
+      });
+      ranges += found.ranges.length;
+      lastKey = candidate.key;
+    }
+    if (candidates.length < CANDIDATE_BATCH) return { matches, nextCursor: null };
+  }
+}

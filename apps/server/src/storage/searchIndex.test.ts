@@ -1,0 +1,186 @@
+/**
+ * The find-in-thread index (issue 23) on the store under test (SQLite here, PostgreSQL in
+ * server-pg): the backfill migration indexes a database from before the index exactly as new
+ * messages are indexed, results follow thread order even when a queued prompt is indexed before
+ * the reply above it, a reply is indexed with whatever text it ended with, and a streaming one
+ * is not indexed at all.
+ */
+import { join } from "node:path";
+import pg from "pg";
+import { describe, expect, it } from "vitest";
+import { searchThread } from "../domain/threadSearch.ts";
+import { seedDemoThread } from "../seed.ts";
+import {
+  makeTempDir,
+  openTestStore,
+  removeDir,
+  testDatabaseUrl,
+  testStoreKind,
+} from "../testing/harness.ts";
+import type { ChatStore } from "./chatStore.ts";
+import { openDatabase } from "./db.ts";
+
+const QUERIES: [string, { caseSensitive?: boolean; wholeWord?: boolean }][] = [
+  ["p50", {}],
+  ["short version", {}],
+  ["Step", { caseSensitive: true }],
+  ["index", { wholeWord: true }],
+  ["ms", {}],
+  ["turn1", {}],
+];
+
+async function snapshot(store: ChatStore, threadId: string) {
+  const results: Record<string, unknown> = {};
+  for (const [query, options] of QUERIES) {
+    const { matches } = await searchThread(store, threadId, {
+      query,
+      caseSensitive: options.caseSensitive ?? false,
+      wholeWord: options.wholeWord ?? false,
+      limit: 1000,
+    });
+    results[query] = matches;
+  }
+  return results;
+}
+
+describe("the find-in-thread index", () => {
+  it("is backfilled for a database from before it exactly as new messages are indexed", async () => {
+    const dir = await makeTempDir("chat-search-backfill-");
+    try {
+      let store = await openTestStore(dir);
+      const threadId = await seedDemoThread(store, { turns: 40 });
+      // A reply left streaming: not searchable before or after the backfill.
+      await store.transaction(async (tx) => {
+        const turnId = "streaming-turn";
+        await tx.insertTurnWithPrompt({
+          threadId,
+          turnId,
+          messageId: "streaming-prompt",
+          text: "last prompt",
+          providerInput: "last prompt",
+          now: "2026-02-01T00:00:00.000Z",
+        });
+        await tx.insertAssistantMessage({
+          id: "streaming-reply",
+          threadId,
+          turnId,
+          kind: "answer",
+          text: "p50 in a reply still streaming",
+          status: "streaming",
+          now: "2026-02-01T00:00:01.000Z",
+        });
+      });
+      const expected = await snapshot(store, threadId);
+      const p50 = expected.p50 as { messageId: string }[];
+      expect(p50).toHaveLength(40);
+      expect(p50.map((m) => m.messageId)).not.toContain("streaming-reply");
+      // Two characters: the thread is scanned instead of the trigram index.
+      expect((expected.ms as unknown[]).length).toBeGreaterThanOrEqual(40);
+      await store.close();
+      // Back to the schema before the index, with the same messages.
+      if (testStoreKind === "sqlite") {
+        const db = openDatabase(join(dir, "chat.sqlite"));
+        db.exec(
+          "DROP TABLE message_search; DROP TABLE message_search_fts; PRAGMA user_version = 5;",
+        );
+        db.close();
+      } else {
+        const client = new pg.Client({ connectionString: (await testDatabaseUrl(dir))! });
+        await client.connect();
+        await client.query("DROP TABLE message_search");
+        await client.query("DELETE FROM schema_migrations WHERE version = 3");
+        await client.end();
+      }
+      store = await openTestStore(dir);
+      expect(await snapshot(store, threadId)).toEqual(expected);
+      // The reply that was streaming is found once it finishes.
+      await store.transaction((tx) =>
+        tx.finishMessage("streaming-reply", "p50 at last", "complete"),
+      );
+      const after = await snapshot(store, threadId);
+      expect((after.p50 as { messageId: string }[]).at(-1)?.messageId).toBe("streaming-reply");
+      await store.close();
+    } finally {
+      await removeDir(dir);
+    }
+  });
+
+  it("keeps thread order when a queued prompt is indexed before the reply above it, and indexes a stopped reply's text", async () => {
+    const dir = await makeTempDir("chat-search-order-");
+    const store = await openTestStore(dir);
+    try {
+      const now = "2026-01-01T00:00:00.000Z";
+      await store.transaction(async (tx) => {
+        await tx.createThread({ id: "t", title: null, now });
+        await tx.insertTurnWithPrompt({
+          threadId: "t",
+          turnId: "turn-1",
+          messageId: "u1",
+          text: "first **kiwi** question",
+          providerInput: "first",
+          now,
+        });
+        await tx.insertAssistantMessage({
+          id: "a1",
+          threadId: "t",
+          turnId: "turn-1",
+          kind: "answer",
+          text: "",
+          status: "streaming",
+          now,
+        });
+        // Sent while the reply above streams: stored (and indexed) at once.
+        await tx.insertTurnWithPrompt({
+          threadId: "t",
+          turnId: "turn-2",
+          messageId: "u2",
+          text: "queued kiwi question",
+          providerInput: "queued",
+          now,
+        });
+      });
+      const kiwi = async () =>
+        (await searchThread(store, "t", { query: "kiwi", caseSensitive: false, wholeWord: false }))
+          .matches;
+      expect((await kiwi()).map((m) => m.messageId)).toEqual(["u1", "u2"]);
+      // The reply is stopped (cancelled, failed: an error status) with its partial text.
+      await store.transaction((tx) => tx.finishMessage("a1", "A partial `kiwi` rep", "error"));
+      const matches = await kiwi();
+      expect(matches.map((m) => [m.messageId, m.role, m.ranges])).toEqual([
+        ["u1", "user", [[6, 10]]],
+        ["a1", "assistant", [[10, 14]]],
+        ["u2", "user", [[7, 11]]],
+      ]);
+      // Markdown too deep to render (the parser's stack) is stored and indexed as its source.
+      const deep = `${">".repeat(20_000)} abyss`;
+      await store.transaction((tx) =>
+        tx.insertTurnWithPrompt({
+          threadId: "t",
+          turnId: "turn-3",
+          messageId: "u3",
+          text: deep,
+          providerInput: deep,
+          now,
+        }),
+      );
+      const abyss = await searchThread(store, "t", {
+        query: "abyss",
+        caseSensitive: false,
+        wholeWord: false,
+      });
+      expect(abyss.matches).toEqual([
+        { messageId: "u3", role: "user", ranges: [[20_001, 20_006]] },
+      ]);
+      // Two characters: the scan of the thread finds the same messages in the same order.
+      const short = await searchThread(store, "t", {
+        query: "ki",
+        caseSensitive: false,
+        wholeWord: false,
+      });
+      expect(short.matches.map((m) => m.messageId)).toEqual(["u1", "a1", "u2"]);
+    } finally {
+      await store.close();
+      await removeDir(dir);
+    }
+  });
+});

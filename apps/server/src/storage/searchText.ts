@@ -1,0 +1,84 @@
+/**
+ * The find-in-thread index (issue 23), the part both stores share, pure: what is indexed for a
+ * message (its rendered text, as the browser shows it, and its case fold), and how a query
+ * becomes candidate filters. The stores only find candidates; `domain/threadSearch.ts` checks
+ * each with `findTextMatches` and computes the offsets.
+ */
+import { foldCase, renderedTextOfMarkdown } from "@app/markdown";
+
+/** A message that may contain the query: its search key (thread order), id, role and text. */
+export interface SearchCandidate {
+  /** Increases with `seq` within a thread; the cursor of the page ending at this message. */
+  key: number;
+  messageId: string;
+  role: "user" | "assistant";
+  /** The indexed rendered text. */
+  text: string;
+}
+
+/** What a store searches for: `query` as typed, matched case-insensitively unless asked. */
+export interface SearchCandidateQuery {
+  threadId: string;
+  query: string;
+  caseSensitive: boolean;
+  /** Only candidates with a key above this one (0: from the start of the thread). */
+  afterKey: number;
+  /** At most this many candidates. */
+  limit: number;
+}
+
+/**
+ * The rendered text indexed for a message (stored Markdown, complete). Markdown nested deeper
+ * than the parser's call stack (thousands of `>`) cannot be rendered at all: such a message is
+ * indexed as its source text rather than refused, so storing it never fails.
+ */
+export function searchTextOf(role: "user" | "assistant", markdown: string): string {
+  try {
+    return renderedTextOfMarkdown(markdown, role);
+  } catch (error) {
+    if (error instanceof RangeError) return markdown;
+    throw error;
+  }
+}
+
+/** The text the trigram indexes hold: the case fold of the rendered text (same length). */
+export const foldedSearchText = foldCase;
+
+/**
+ * True when a trigram index can serve `query`: it needs at least three characters (code
+ * points). Shorter queries scan the thread's texts.
+ */
+export function usesTrigrams(query: string): boolean {
+  let count = 0;
+  for (const _ of query) if (++count >= 3) return true;
+  return false;
+}
+
+/** A LIKE pattern finding `text` anywhere, with `\` as the escape character. */
+export function likeContains(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** An FTS5 phrase matching `text` literally (a trigram table finds it as a substring). */
+export function ftsPhrase(text: string): string {
+  return `"${text.replaceAll('"', '""')}"`;
+}
+
+// ASCII letters that non-ASCII code points fold to (U+212A KELVIN SIGN to "k", U+017F LONG S to
+// "s", U+0131 DOTLESS I to "i"): SQLite's ASCII-only LIKE would miss those texts.
+const FOLDS_FROM_NON_ASCII = /[iks]/i;
+const ASCII = /^[\u0000-\u007f]*$/;
+
+/**
+ * How SQLite narrows a short (non-trigram) query to candidates with plain SQL: `instr` when
+ * matching case (exact), `LIKE` (ASCII case-insensitive) when every text that folds to the
+ * query is caught by it, else nothing (every indexed text of the thread is checked).
+ */
+export function shortQueryPrefilter(
+  query: string,
+  caseSensitive: boolean,
+): "instr" | "like" | null {
+  if (caseSensitive) return "instr";
+  if (ASCII.test(query) && !FOLDS_FROM_NON_ASCII.test(query)) return "like";
+  return null;
+}

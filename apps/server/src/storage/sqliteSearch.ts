@@ -1,0 +1,174 @@
+/**
+ * The find-in-thread index on SQLite (issue 23): `message_search` holds each message's rendered
+ * text (NULL while it streams) and `message_search_fts`, a contentless FTS5 table with the
+ * `trigram` tokenizer, indexes its case fold, so any substring of three or more characters is
+ * found through the index. Shorter queries scan the thread's rows.
+ *
+ * A message gets its `message_search` row when it is created, so the row ids (the FTS rowids and
+ * the search cursor) follow thread order even when a queued prompt is indexed before the reply
+ * still streaming above it; the text is written when the message is created complete or when it
+ * finishes (any outcome), in the same transaction.
+ */
+import type Database from "better-sqlite3";
+import type { SyncQueries } from "./chatStore.ts";
+import {
+  foldedSearchText,
+  ftsPhrase,
+  likeContains,
+  type SearchCandidate,
+  type SearchCandidateQuery,
+  searchTextOf,
+  shortQueryPrefilter,
+  usesTrigrams,
+} from "./searchText.ts";
+
+/** The tables (migration 6). */
+export const SEARCH_INDEX_TABLES = `
+  CREATE TABLE message_search (
+    id INTEGER PRIMARY KEY,
+    message_id TEXT NOT NULL UNIQUE REFERENCES messages (id) ON DELETE CASCADE,
+    thread_id TEXT NOT NULL,
+    role TEXT NOT NULL,
+    -- The rendered text; NULL while the message streams (not searchable yet).
+    text TEXT
+  ) STRICT;
+  CREATE INDEX message_search_by_thread ON message_search (thread_id, id);
+  CREATE VIRTUAL TABLE message_search_fts USING fts5(
+    folded, content = '', contentless_delete = 1, tokenize = 'trigram case_sensitive 1'
+  );
+  -- The FTS row goes with its message (a deleted thread takes its index along).
+  CREATE TRIGGER message_search_deleted AFTER DELETE ON message_search BEGIN
+    DELETE FROM message_search_fts WHERE rowid = old.id;
+  END;
+`;
+
+type Role = "user" | "assistant";
+// Not db.ts's alias: db.ts runs this module's backfill (migration 6), so it cannot be imported.
+type SqliteDatabase = Database.Database;
+
+/** Writes index rows; call inside the transaction that writes the message. */
+export interface SqliteSearchWriter {
+  /** A new message: its row, with its text unless it is still streaming. */
+  added(message: { id: string; threadId: string; role: Role; text: string | null }): void;
+  /** A message stopped streaming with this whole text. */
+  finished(messageId: string, markdown: string): void;
+}
+
+export function sqliteSearchWriter(db: SqliteDatabase): SqliteSearchWriter {
+  const insertRow = db.prepare(
+    "INSERT INTO message_search (message_id, thread_id, role, text) VALUES (?, ?, ?, ?)",
+  );
+  const rowOf = db.prepare("SELECT id, role FROM message_search WHERE message_id = ?");
+  const setText = db.prepare("UPDATE message_search SET text = ? WHERE id = ?");
+  const dropFts = db.prepare("DELETE FROM message_search_fts WHERE rowid = ?");
+  const insertFts = db.prepare("INSERT INTO message_search_fts (rowid, folded) VALUES (?, ?)");
+  return {
+    added({ id, threadId, role, text: markdown }) {
+      const text = markdown === null ? null : searchTextOf(role, markdown);
+      const { lastInsertRowid } = insertRow.run(id, threadId, role, text);
+      if (text !== null) insertFts.run(lastInsertRowid, foldedSearchText(text));
+    },
+    finished(messageId, markdown) {
+      const row = rowOf.get(messageId) as { id: number; role: Role } | undefined;
+      if (!row) return;
+      const text = searchTextOf(row.role, markdown);
+      setText.run(text, row.id);
+      dropFts.run(row.id);
+      insertFts.run(row.id, foldedSearchText(text));
+    },
+  };
+}
+
+/**
+ * Indexes every existing message in thread order (migration 6), in keyset batches:
+ * better-sqlite3 cannot write while a read iterates.
+ */
+export function backfillSqliteSearch(db: SqliteDatabase): void {
+  const write = sqliteSearchWriter(db);
+  const batch = db.prepare(
+    `SELECT id, thread_id, seq, role, text, status FROM messages
+     WHERE (thread_id, seq) > (?, ?) ORDER BY thread_id, seq LIMIT 500`,
+  );
+  let after: [string, number] = ["", 0];
+  for (;;) {
+    const rows = batch.all(...after) as {
+      id: string;
+      thread_id: string;
+      seq: number;
+      role: Role;
+      text: string;
+      status: string;
+    }[];
+    if (rows.length === 0) return;
+    for (const row of rows) {
+      write.added({
+        id: row.id,
+        threadId: row.thread_id,
+        role: row.role,
+        text: row.status === "streaming" ? null : row.text,
+      });
+    }
+    const last = rows.at(-1)!;
+    after = [last.thread_id, last.seq];
+  }
+}
+
+export type SqliteSearchQueries = Pick<SyncQueries, "searchCandidates">;
+
+export function sqliteSearchQueries(db: SqliteDatabase): SqliteSearchQueries {
+  const s = (sql: string) => db.prepare(sql);
+  const COLUMNS = "s.id AS key, s.message_id AS messageId, s.role, s.text";
+  const stmt = {
+    // Two subqueries: SQLite reads min() or max() off the index only when each stands alone.
+    bounds: s(
+      `SELECT (SELECT min(id) FROM message_search WHERE thread_id = @thread) AS low,
+         (SELECT max(id) FROM message_search WHERE thread_id = @thread) AS high`,
+    ),
+    // The FTS table drives, in rowid (thread) order, within the thread's id range.
+    trigram: s(
+      `SELECT ${COLUMNS} FROM message_search_fts f CROSS JOIN message_search s ON s.id = f.rowid
+       WHERE message_search_fts MATCH ? AND f.rowid > ? AND f.rowid <= ? AND s.thread_id = ?
+       ORDER BY f.rowid LIMIT ?`,
+    ),
+    scanInstr: s(
+      `SELECT ${COLUMNS} FROM message_search s WHERE s.thread_id = ? AND s.id > ?
+       AND s.text IS NOT NULL AND instr(s.text, ?) > 0 ORDER BY s.id LIMIT ?`,
+    ),
+    scanLike: s(
+      `SELECT ${COLUMNS} FROM message_search s WHERE s.thread_id = ? AND s.id > ?
+       AND s.text IS NOT NULL AND s.text LIKE ? ESCAPE '\\' ORDER BY s.id LIMIT ?`,
+    ),
+    scanAll: s(
+      `SELECT ${COLUMNS} FROM message_search s WHERE s.thread_id = ? AND s.id > ?
+       AND s.text IS NOT NULL AND ? IS NOT NULL ORDER BY s.id LIMIT ?`,
+    ),
+  };
+  return {
+    searchCandidates(input: SearchCandidateQuery): SearchCandidate[] {
+      const { threadId, query, caseSensitive, afterKey, limit } = input;
+      if (usesTrigrams(query)) {
+        const bounds = stmt.bounds.get({ thread: threadId }) as {
+          low: number | null;
+          high: number | null;
+        };
+        if (bounds.low === null || bounds.high === null) return [];
+        const phrase = ftsPhrase(foldedSearchText(query));
+        const from = Math.max(afterKey, bounds.low - 1);
+        return stmt.trigram.all(phrase, from, bounds.high, threadId, limit) as SearchCandidate[];
+      }
+      const prefilter = shortQueryPrefilter(query, caseSensitive);
+      if (prefilter === "instr") {
+        return stmt.scanInstr.all(threadId, afterKey, query, limit) as SearchCandidate[];
+      }
+      if (prefilter === "like") {
+        return stmt.scanLike.all(
+          threadId,
+          afterKey,
+          likeContains(query),
+          limit,
+        ) as SearchCandidate[];
+      }
+      return stmt.scanAll.all(threadId, afterKey, query, limit) as SearchCandidate[];
+    },
+  };
+}
