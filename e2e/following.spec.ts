@@ -99,7 +99,7 @@ async function threadWithOneReply(page: Page, run: number): Promise<string> {
 // Issue 21 item 1: "each time it was the first reply in a freshly launched browser (from the
 // home page, or after citing from higher up and sending)". The second path is the one that
 // fails on the code before the one-owner follow policy (f13aec5): at 1280x640 the view stopped
-// 355-565 px short in 5 of 15 runs (1 to 2 of 5 at 1280x800), never on the current code. Six
+// 284-565 px short in 6 of 21 runs (1 to 2 of 5 at 1280x800), never on the current code. Six
 // runs leave the old code about one chance in ten of passing. Sending with Enter instead of a
 // click on Send never failed there (0 of 5), so the runs click.
 test("the first reply in 6 fresh browsers, sent after citing from higher up, is followed to its last line and Copy button", async ({
