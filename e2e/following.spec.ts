@@ -1,7 +1,8 @@
 /**
  * Following a streaming reply to its very end (issue 21 item 1): the first reply in a freshly
- * opened browser (its code chunks still loading, its table held until complete) ends in view,
- * every time; Jump to latest appears only while the reader is away from the end.
+ * opened browser (its code chunks still loading, its table held until complete), sent after
+ * citing from higher up or from the home page, ends with its last line and its Copy button in
+ * view, every time; Jump to latest appears only while the reader is away from the end.
  */
 import type { Page } from "@playwright/test";
 import {
@@ -14,6 +15,9 @@ import {
   test,
 } from "./support/fixtures.ts";
 import { CHROMIUM_LAUNCH } from "./support/rig.ts";
+
+/** Fresh browsers per run of the citing test (each costs ~8 s on a loaded 2-core machine). */
+const RUNS = 6;
 
 /** Resolves once no row content changed for 10 frames in a row. */
 async function settle(page: Page): Promise<void> {
@@ -39,46 +43,140 @@ async function settle(page: Page): Promise<void> {
   );
 }
 
-/** How far (px) the newest reply's bottom sits below the timeline's visible box (<= 0: in view). */
-async function replyOverhang(page: Page): Promise<number> {
-  return assistantBodies(page)
+/**
+ * Where the newest answer's last line and its Copy button sit, in px below the bottom of the
+ * timeline's visible box (<= 0: in view), and how far the view is from the end.
+ */
+async function replyOverhang(page: Page): Promise<{ line: number; copy: number; end: number }> {
+  return page
+    .locator('[data-role="assistant"][data-kind="answer"]')
     .last()
-    .evaluate((body) => {
-      const scroller = body.closest(".timeline__scroller");
-      if (scroller === null) return Number.POSITIVE_INFINITY;
-      return body.getBoundingClientRect().bottom - scroller.getBoundingClientRect().bottom;
+    .evaluate((row) => {
+      const scroller = row.closest(".timeline__scroller");
+      const body = row.querySelector("[data-assistant-citation-source]");
+      const copy = row.querySelector(".message__actions button");
+      if (scroller === null || body === null || copy === null) {
+        return { line: Number.POSITIVE_INFINITY, copy: Number.POSITIVE_INFINITY, end: -1 };
+      }
+      const bottom = scroller.getBoundingClientRect().bottom;
+      const lastLine = body.lastElementChild ?? body;
+      return {
+        line: Math.round(lastLine.getBoundingClientRect().bottom - bottom),
+        copy: Math.round(copy.getBoundingClientRect().bottom - bottom),
+        end: Math.round(scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight),
+      };
     });
 }
 
-test("the first reply in 10 fresh browsers is followed to its last line", async ({
+/** Resolves once the server says the thread has no running turn (its reply is stored whole). */
+async function turnEnded(page: Page, threadId: string): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        const response = await page.request.get(`/api/threads/${threadId}`);
+        return ((await response.json()) as { activeTurn: unknown }).activeTurn;
+      },
+      { timeout: 30_000 },
+    )
+    .toBeNull();
+}
+
+/** A titled thread holding one finished turn (titled: the sidebar never shows demo words). */
+async function threadWithOneReply(page: Page, run: number): Promise<string> {
+  const created = await page.request.post("/api/threads", {
+    data: { title: `Following, fresh browser ${run}` },
+  });
+  expect(created.status()).toBe(201);
+  const thread = (await created.json()) as { id: string; environmentId: string };
+  const sent = await page.request.post(`/api/threads/${thread.id}/turns`, {
+    data: { input: `An earlier question number ${run} about cursor pagination` },
+  });
+  expect(sent.ok()).toBe(true);
+  await turnEnded(page, thread.id);
+  return `/${thread.environmentId}/${thread.id}`;
+}
+
+// Issue 21 item 1: "each time it was the first reply in a freshly launched browser (from the
+// home page, or after citing from higher up and sending)". The second path is the one that
+// fails on the code before the one-owner follow policy (f13aec5): at 1280x640 the view stopped
+// 284-565 px short in 6 of 21 runs (1 to 2 of 5 at 1280x800), never on the current code. Six
+// runs leave the old code about one chance in ten of passing. Sending with Enter instead of a
+// click on Send never failed there (0 of 5), so the runs click.
+test("the first reply in 6 fresh browsers, sent after citing from higher up, is followed to its last line and Copy button", async ({
+  page,
   playwright,
 }) => {
-  test.setTimeout(240_000);
-  const overhangs: number[] = [];
-  for (let run = 0; run < 10; run++) {
-    // A freshly launched browser each time: empty caches, nothing compiled or loaded yet.
+  test.setTimeout(180_000);
+  const paths: string[] = [];
+  for (let run = 0; run < RUNS; run++) paths.push(await threadWithOneReply(page, run));
+  const misses: { run: number; line: number; copy: number; end: number }[] = [];
+  for (const [run, path] of paths.entries()) {
+    // A freshly launched browser each time: empty caches, nothing compiled or loaded yet, and
+    // (throttled) a busy machine, where everything runs slower than it will later.
+    const browser = await playwright.chromium.launch(CHROMIUM_LAUNCH);
+    const context = await browser.newContext({
+      baseURL: test.info().project.use.baseURL,
+      // A laptop window (1366x768 less the browser's own bars).
+      viewport: { width: 1280, height: 640 },
+    });
+    const fresh = await context.newPage();
+    const cdp = await context.newCDPSession(fresh);
+    await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
+    await fresh.goto(path);
+    // The reply is taller than the view: its first paragraph is higher up than the end.
+    const paragraph = assistantBodies(fresh).first().locator("p").first();
+    await paragraph.click({ clickCount: 3 });
+    await fresh.getByRole("button", { name: "Cite in composer" }).click();
+    const comment = fresh.getByRole("textbox", { name: "Comment on quote" });
+    await comment.fill("Why?");
+    await comment.press("Enter");
+    await expect(comment).toBeHidden();
+    // Focus is back in the composer, right after the chip.
+    await fresh.keyboard.insertText(` Follow-up number ${run}`);
+    await fresh.getByRole("button", { name: "Send" }).click();
+    await expect(
+      fresh.locator('[data-role="user"]').filter({ hasText: `Follow-up number ${run}` }),
+    ).toHaveCount(1);
+    await turnEnded(fresh, path.split("/")[2]!);
+    await expect(assistantBodies(fresh).last()).toContainText("I received 1 citation:");
+    await settle(fresh);
+    const overhang = await replyOverhang(fresh);
+    // 1 px for sub-pixel layout.
+    if (overhang.line > 1 || overhang.copy > 1) misses.push({ run, ...overhang });
+    // At the end, so no Jump to latest.
+    else await expect(fresh.getByRole("button", { name: "Jump to latest" })).toHaveCount(0);
+    await browser.close();
+  }
+  // Every run: the reply's last line and its Copy button inside the view.
+  expect(misses).toEqual([]);
+});
+
+test("the first reply in 3 fresh browsers, sent from the home page, is followed to its last line and Copy button", async ({
+  playwright,
+}) => {
+  test.setTimeout(120_000);
+  const misses: { run: number; line: number; copy: number; end: number }[] = [];
+  for (let run = 0; run < 3; run++) {
     const browser = await playwright.chromium.launch(CHROMIUM_LAUNCH);
     const context = await browser.newContext({
       baseURL: test.info().project.use.baseURL,
       viewport: { width: 1280, height: 800 },
     });
-    const page = await context.newPage();
-    // A freshly launched browser on a busy machine: everything runs slower than it will later.
-    const cdp = await context.newCDPSession(page);
+    const fresh = await context.newPage();
+    const cdp = await context.newCDPSession(fresh);
     await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
-    await page.goto("/");
-    await sendPrompt(page, `First question number ${run} about cursor pagination`);
-    await expect(page).toHaveURL((url) => THREAD_PATH.test(url.pathname));
-    await expect(assistantBodies(page).last()).toContainText(DEMO_ANSWER_END);
-    await settle(page);
-    overhangs.push(Math.round(await replyOverhang(page)));
-    // At the end, so no Jump to latest.
-    await expect(page.getByRole("button", { name: "Jump to latest" })).toHaveCount(0);
+    await fresh.goto("/");
+    await sendPrompt(fresh, `First question number ${run} about cursor pagination`);
+    await expect(fresh).toHaveURL((url) => THREAD_PATH.test(url.pathname));
+    await turnEnded(fresh, new URL(fresh.url()).pathname.split("/")[2]!);
+    await expect(assistantBodies(fresh).last()).toContainText(DEMO_ANSWER_END);
+    await settle(fresh);
+    const overhang = await replyOverhang(fresh);
+    if (overhang.line > 1 || overhang.copy > 1) misses.push({ run, ...overhang });
+    else await expect(fresh.getByRole("button", { name: "Jump to latest" })).toHaveCount(0);
     await browser.close();
   }
-  console.log("overhangs", overhangs);
-  // Every run: the reply's last line inside the view (1 px for sub-pixel layout).
-  expect(overhangs.filter((overhang) => overhang > 1)).toEqual([]);
+  expect(misses).toEqual([]);
 });
 
 test("a reply that lands in one burst as its turn ends is followed to its last line", async ({
@@ -103,7 +201,8 @@ test("a reply that lands in one burst as its turn ends is followed to its last l
   await events.release(10_000);
   await expect(assistantBodies(page).last()).toContainText(DEMO_ANSWER_END);
   await settle(page);
-  expect(Math.round(await replyOverhang(page))).toBeLessThanOrEqual(1);
+  const overhang = await replyOverhang(page);
+  expect(Math.max(overhang.line, overhang.copy)).toBeLessThanOrEqual(1);
 });
 
 // Issue 21 item 1, third point: with the list aligned at the end, Legend List re-aimed its opening
