@@ -151,12 +151,12 @@ test("the first reply in 6 fresh browsers, sent after citing from higher up, is 
   expect(misses).toEqual([]);
 });
 
-test("the first reply in 3 fresh browsers, sent from the home page, is followed to its last line and Copy button", async ({
+test("the first reply in 10 fresh browsers, sent from the home page, is followed to its last line and Copy button", async ({
   playwright,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const misses: { run: number; line: number; copy: number; end: number }[] = [];
-  for (let run = 0; run < 3; run++) {
+  for (let run = 0; run < 10; run++) {
     const browser = await playwright.chromium.launch(CHROMIUM_LAUNCH);
     const context = await browser.newContext({
       baseURL: test.info().project.use.baseURL,
