@@ -32,15 +32,22 @@ beforeAll(() => {
 });
 afterAll(() => style.remove());
 
-/** The stream text of a message body showing `text`, as the browser reads it. */
-function domText(text: string, flavor: MarkdownFlavor): string {
+/**
+ * The stream text of a message body showing `text`, as the browser reads it; `folded` as a long
+ * message shows before "Show more" (clipped by CSS only: its whole text is in the stream).
+ */
+function domText(text: string, flavor: MarkdownFlavor, folded = false): string {
   const { container, unmount } = render(
     <article className={`message message--${flavor}`}>
       <div
         className="message__body"
         {...(flavor === "assistant" ? { "data-assistant-citation-source": "m1" } : {})}
       >
-        <ChatMarkdown text={text} flavor={flavor} />
+        <ChatMarkdown
+          text={text}
+          flavor={flavor}
+          {...(folded ? { className: "chat-markdown--folded" } : {})}
+        />
       </div>
     </article>,
   );
@@ -95,6 +102,13 @@ describe("renderedTextOfMarkdown equals the browser's rendered-text stream", () 
       expect(renderedTextOfMarkdown(text, flavor)).toBe(domText(text, flavor));
     },
   );
+
+  it("of a folded long message (clipped, not cut)", () => {
+    const text = `${"A line of a long message.\n\n".repeat(40)}the end`;
+    for (const flavor of ["assistant", "user"] as const) {
+      expect(renderedTextOfMarkdown(text, flavor)).toBe(domText(text, flavor, true));
+    }
+  });
 
   it("on generated Markdown-like text", () => {
     const piece = fc.constantFrom(
