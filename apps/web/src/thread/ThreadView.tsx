@@ -10,16 +10,14 @@ import {
   type AssistantCitationNavigator,
   useAssistantCitationNavigator,
 } from "../citations/assistantCitationNavigation.ts";
-import {
-  type AssistantTextSelectionCapture,
-  resolveAssistantCitationRange,
-} from "../citations/assistantTextSelection.ts";
+import type { AssistantTextSelectionCapture } from "../citations/assistantTextSelection.ts";
 import {
   CitationHereContext,
   citationScope,
   OTHER_ENVIRONMENT_NOTICE,
 } from "../citations/citationScope.ts";
 import { JumpControls } from "../citations/JumpControls.tsx";
+import { resolveAssistantCitationRange } from "../citations/resolveAssistantCitationRange.ts";
 import {
   type CiteRange,
   useAssistantSelectionToolbar,
