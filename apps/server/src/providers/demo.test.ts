@@ -5,13 +5,9 @@ import {
 } from "@app/citations";
 import { citationFixture } from "@app/citations/testing";
 import { describe, expect, it } from "vitest";
-import {
-  codeSpan,
-  createDemoProvider,
-  DEMO_QUESTION,
-  DEMO_REPEATED_SENTENCE,
-  readCitationBlock,
-} from "./demo.ts";
+import { createDemoProvider, DEMO_QUESTION } from "./demo.ts";
+import { codeSpan, DEMO_REPEATED_SENTENCE } from "./demoAnswer.ts";
+import { readCitationBlock } from "./demoCitationBlock.ts";
 import {
   createRecordingContext,
   messageText,

@@ -24,14 +24,6 @@ import type {
   UserInputQuestion,
 } from "./types.ts";
 
-export { codeSpan, DEMO_REPEATED_SENTENCE } from "./demoAnswer.ts";
-export {
-  type DemoCitationBlock,
-  type DemoCitationEntry,
-  readCitationBlock,
-  splitCitationBlock,
-} from "./demoCitationBlock.ts";
-
 /** Options of {@link createDemoProvider}. */
 export interface DemoProviderOptions {
   /** Pause between streamed chunks; 0 streams without timers (tests, benchmarks). Default 15. */

@@ -7,7 +7,8 @@ import { createOpenAiProvider } from "./openai.ts";
 import type { ProviderAdapter } from "./types.ts";
 
 export type { DemoProviderOptions } from "./demo.ts";
-export { createDemoProvider, DEMO_QUESTION, DEMO_REPEATED_SENTENCE } from "./demo.ts";
+export { createDemoProvider, DEMO_QUESTION } from "./demo.ts";
+export { DEMO_REPEATED_SENTENCE } from "./demoAnswer.ts";
 export type { OpenAiChatMessage, OpenAiProviderOptions } from "./openai.ts";
 export { buildOpenAiMessages, createOpenAiProvider, DEFAULT_SYSTEM_PROMPT } from "./openai.ts";
 export type * from "./types.ts";

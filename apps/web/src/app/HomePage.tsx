@@ -3,7 +3,7 @@ import { useNavigate } from "@tanstack/react-router";
 import { lazy, memo, Suspense, useCallback, useEffect, useRef } from "react";
 import { createThread, sendTurn } from "../api/client.ts";
 import type { ComposerHandle } from "../composer/Composer.tsx";
-import { ComposerPlaceholder } from "../thread/ThreadView.tsx";
+import { ComposerPlaceholder } from "../thread/ThreadComposer.tsx";
 import { onNewThreadRequest, takeNewThreadRequest } from "../threads/newThreadRequest.ts";
 import { refreshThreadList } from "../threads/threadList.ts";
 

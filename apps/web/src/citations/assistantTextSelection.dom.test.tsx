@@ -13,11 +13,11 @@ import { ChatMarkdown } from "../markdown/ChatMarkdown.tsx";
 import {
   type AssistantTextSelectionCapture,
   type AssistantTextSelectionResult,
-  buildRenderedTextStream,
   captureAssistantTextSelection,
-  narrowRangeToSelectedText,
-  resolveAssistantCitationRange,
 } from "./assistantTextSelection.ts";
+import { narrowRangeToSelectedText } from "./narrowRangeToSelectedText.ts";
+import { buildRenderedTextStream } from "./renderedTextStream.ts";
+import { resolveAssistantCitationRange } from "./resolveAssistantCitationRange.ts";
 
 const ids = { environmentId: "env-1", threadId: "thread-1" };
 

@@ -1,8 +1,7 @@
 /**
- * Capturing a DOM selection as an assistant citation (spec: "Selection and source matching"),
- * and the entry point for finding a citation's text again in a rendered message (the narrowing
- * and the resolution live in `narrowRangeToSelectedText.ts` and
- * `resolveAssistantCitationRange.ts`, re-exported here). The offsets and context come from the
+ * Capturing a DOM selection as an assistant citation (spec: "Selection and source matching").
+ * Finding a citation's text again is `resolveAssistantCitationRange.ts`; the narrowing of a range
+ * to displayed text is `narrowRangeToSelectedText.ts`. The offsets and context come from the
  * pure kernel in `@app/citations`; this module only reads the DOM to build the rendered-text
  * stream (`renderedTextStream.ts`) and maps between stream offsets and DOM positions.
  *
@@ -21,20 +20,6 @@ import {
   streamRangeToDomRange,
 } from "./renderedTextStream.ts";
 import { selectionRange } from "./selectionRange.ts";
-
-export { narrowRangeToSelectedText } from "./narrowRangeToSelectedText.ts";
-export {
-  buildRenderedTextStream,
-  domPointToStreamOffset,
-  type RenderedTextSegment,
-  type RenderedTextStream,
-  streamOffsetToDomPoint,
-  streamRangeToDomRange,
-} from "./renderedTextStream.ts";
-export {
-  type AssistantCitationRangeResolution,
-  resolveAssistantCitationRange,
-} from "./resolveAssistantCitationRange.ts";
 
 /** The attribute on each assistant message body; its value is the message id. */
 export const ASSISTANT_CITATION_SOURCE_ATTRIBUTE = "data-assistant-citation-source";

@@ -6,8 +6,8 @@
  */
 import type { AssistantCitation } from "@app/citations";
 import { useMemo } from "react";
-import { resolveAssistantCitationRange } from "./assistantTextSelection.ts";
 import { supportsHighlightApi } from "./citationSourceHighlight.ts";
+import { resolveAssistantCitationRange } from "./resolveAssistantCitationRange.ts";
 
 /** The highlight name of hover marks in `CSS.highlights`. */
 export const ASSISTANT_CITATION_HOVER_HIGHLIGHT = "assistant-citation-hover";

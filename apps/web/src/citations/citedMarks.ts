@@ -9,8 +9,8 @@
  */
 import type { CitedBy, CitedRange } from "@app/protocol";
 import { type RefObject, useEffect } from "react";
-import { resolveAssistantCitationRange } from "./assistantTextSelection.ts";
 import { supportsHighlightApi } from "./citationSourceHighlight.ts";
+import { resolveAssistantCitationRange } from "./resolveAssistantCitationRange.ts";
 
 /** The highlight name of backlink marks in `CSS.highlights`. */
 export const ASSISTANT_CITATION_CITED_HIGHLIGHT = "assistant-citation-cited";

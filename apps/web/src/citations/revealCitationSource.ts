@@ -7,12 +7,12 @@
  */
 import type { AssistantCitation } from "@app/citations";
 import { isLiveSourceRange } from "../ui/liveSourceRange.ts";
-import { resolveAssistantCitationRange } from "./assistantTextSelection.ts";
 import type { CitationHighlightClock } from "./citationHighlightClocks.ts";
 import { citationHighlightDuration, citationHighlightOpacity } from "./citationHighlightTiming.ts";
 import { createSourceHighlight, type SourceHighlight } from "./citationSourceHighlight.ts";
 import { chipRange, findCitingChip, isLiveChipRange, messageRow } from "./citingChipTarget.ts";
 import { NAVIGATION_WARNINGS } from "./navigationMachine.ts";
+import { resolveAssistantCitationRange } from "./resolveAssistantCitationRange.ts";
 
 /**
  * How long to wait for the source row to mount. The message is loaded by then, so running out

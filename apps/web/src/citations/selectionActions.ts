@@ -24,7 +24,14 @@
  *   the toolbar never dismisses it or replaces the range it was opened with.
  */
 
-import { sameRange, selectionRange } from "./selectionRange.ts";
+import {
+  clampReleasedDrag,
+  isDrag,
+  type MouseGesture,
+  selectedRange,
+  startMouseGesture,
+} from "./mouseGesture.ts";
+import { sameRange } from "./selectionRange.ts";
 
 /** The default repeat-click window, in milliseconds. */
 export const SELECTION_ACTIONS_REPEAT_CLICK_WINDOW_MS = 500;
@@ -35,9 +42,6 @@ export const SELECTION_ACTIONS_REPEAT_CLICK_WINDOW_MS = 500;
  * menu on every step.
  */
 export const SELECTION_SETTLE_MS = 120;
-
-/** A pointer release farther than this from its press (CSS px) is a drag, not a click. */
-const DRAG_DISTANCE = 4;
 
 /** A point in viewport (client) coordinates. */
 export type SelectionActionsAnchor = { x: number; y: number };
@@ -95,26 +99,6 @@ export interface SelectionActionsObserver {
   dispose(): void;
 }
 
-/** Elements a press on which is "using a control", never the start of a text selection. */
-const CONTROL_SELECTOR =
-  "button, a[href], input, textarea, select, summary, label, [role='button'], [role='link'], [contenteditable]:not([contenteditable='false'])";
-
-/** The selection as one range (see selectionRange), or null when nothing is selected. */
-function selectedRange(selection: Selection | null): Range | null {
-  if (!selection || selection.isCollapsed) return null;
-  const range = selectionRange(selection);
-  return range === null || range.collapsed ? null : range;
-}
-
-type Gesture = {
-  inside: boolean;
-  onControl: boolean;
-  x: number;
-  y: number;
-  /** The press's click count (3 = triple click: nothing longer is coming). */
-  detail: number;
-};
-
 /**
  * Starts observing selections on `options.surface` (see this module's rules). Listens on the
  * surface's document; call `dispose()` to stop.
@@ -136,7 +120,7 @@ export function observeSelectionActions(
   /** The range actions were last opened with (a repeated `selectionchange` for it is no news). */
   let openRange: Range | null = null;
   /** A mouse (or pen) button held down: its `selectionchange`s wait for the release. */
-  let mouseGesture: Gesture | null = null;
+  let mouseGesture: MouseGesture | null = null;
   let lastInput: "keyboard" | "touch" = "keyboard";
   /**
    * The selection as a mouse release left it. The browser may deliver that change's
@@ -218,16 +202,7 @@ export function observeSelectionActions(
       mouseGesture = null;
       return;
     }
-    const primary = event.button === 0 && (event as Partial<PointerEvent>).isPrimary !== false;
-    const target = event.target instanceof Node ? event.target : null;
-    const element = target instanceof Element ? target : (target?.parentElement ?? null);
-    mouseGesture = {
-      inside: primary && target !== null && surface.contains(target),
-      onControl: element?.closest(CONTROL_SELECTOR) != null,
-      x: event.clientX,
-      y: event.clientY,
-      detail: event.detail,
-    };
+    mouseGesture = startMouseGesture(event, surface);
   };
 
   const onPointerUp = (event: MouseEvent) => {
@@ -237,20 +212,10 @@ export function observeSelectionActions(
     releasedRange = selectedRange(view?.getSelection() ?? null)?.cloneRange() ?? null;
     if (!gesture.inside || gesture.onControl || event.button !== 0) return;
     const at = { x: event.clientX, y: event.clientY };
-    const dragged = Math.hypot(at.x - gesture.x, at.y - gesture.y) > DRAG_DISTANCE;
-    if (
-      dragged &&
-      releasedRange !== null &&
-      !surface.contains(releasedRange.commonAncestorContainer)
-    ) {
-      const kept = options.clampDrag?.(releasedRange) ?? null;
+    const dragged = isDrag(gesture, at);
+    if (dragged && releasedRange !== null) {
       const selection = view?.getSelection() ?? null;
-      if (kept !== null && selection !== null && surface.contains(kept.commonAncestorContainer)) {
-        // Selecting the kept part fires selectionchange: let it match the released range.
-        releasedRange = kept.cloneRange();
-        selection.removeAllRanges();
-        selection.addRange(kept);
-      }
+      releasedRange = clampReleasedDrag(releasedRange, surface, selection, options.clampDrag);
     }
     if (dragged || gesture.detail >= 3) {
       // The selection is final at the release: nothing else can extend it, open now.

@@ -9,20 +9,28 @@ import {
   AssistantSelectionToolbar,
   type AssistantSelectionToolbarState,
   type CiteInput,
-  overLimitMessage,
 } from "./AssistantSelectionToolbar.tsx";
 import {
   type AssistantTextSelectionCapture,
+  type AssistantTextSelectionResult,
   captureAssistantTextSelection,
 } from "./assistantTextSelection.ts";
+import { CiteAnnouncement, QUOTE_ADDED_MESSAGE, useCiteAnnouncement } from "./citeAnnouncement.tsx";
+import { citeOrSayWhy } from "./citeOrSayWhy.ts";
 import { isCiteShortcut, isToolbarFocusKey } from "./citeShortcut.ts";
+import { keepDragInAnswer } from "./keepDragInAnswer.ts";
 import {
   observeSelectionActions,
   type SelectionActionsObserver,
   type SelectionActionsOpen,
 } from "./selectionActions.ts";
-import { ONE_ANSWER_HINT, uncitableSelectionHint } from "./selectionHint.ts";
-import { sameRange, selectionRange } from "./selectionRange.ts";
+import { uncitableSelectionHint } from "./selectionHint.ts";
+import { selectionRange } from "./selectionRange.ts";
+import {
+  rememberToolbarReturn,
+  restoreToolbarReturn,
+  type ToolbarReturn,
+} from "./toolbarReturn.ts";
 
 /** Options of {@link useAssistantSelectionToolbar}. */
 export type UseAssistantSelectionToolbarOptions = {
@@ -63,29 +71,6 @@ type Shown =
   | { kind: "hint"; state: AssistantSelectionHintState };
 
 /**
- * A drag from inside an answer released outside the thread body: keep the part inside the
- * answer it started (or, dragged upwards, ended) in, so the drag selects to that answer's edge.
- */
-function keepDragInAnswer(range: Range): Range | null {
-  const sourceOf = (node: Node) =>
-    (node instanceof Element ? node : node.parentElement)?.closest(
-      "[data-assistant-citation-source]",
-    ) ?? null;
-  const start = sourceOf(range.startContainer);
-  const end = sourceOf(range.endContainer);
-  if ((start === null) === (end === null)) return null;
-  const kept = range.cloneRange();
-  if (start !== null) kept.setEnd(start, start.childNodes.length);
-  else if (end !== null) kept.setStart(end, 0);
-  return kept;
-}
-
-/** The polite confirmation after citing. */
-export const QUOTE_ADDED_MESSAGE = "Quote added to the composer.";
-/** How long the confirmation stays in the page (long enough for a screen reader to read it). */
-const ANNOUNCEMENT_MS = 6000;
-
-/**
  * Wires the selection-actions observer, selection capture, the keyboard shortcut, the toolbar,
  * the "cannot cite" hint and the confirmation together for one surface. Returns what to render
  * (anywhere: the popovers portal themselves), or null. The observer lives as long as the
@@ -104,12 +89,12 @@ export function useAssistantSelectionToolbar({
   const [surface, setSurface] = useState<Element | null>(null);
   const [shown, setShown] = useState<Shown | null>(null);
   const [focusRequest, setFocusRequest] = useState(0);
-  const [announcement, setAnnouncement] = useState<{ id: number; text: string } | null>(null);
+  const { announcement, announce } = useCiteAnnouncement();
   const observerRef = useRef<SelectionActionsObserver | null>(null);
   const shownRef = useRef<Shown | null>(null);
   shownRef.current = shown;
   /** Where focus and the selection were before the toolbar took focus (Escape restores them). */
-  const returnTo = useRef<{ focus: Element | null; range: Range | null } | null>(null);
+  const returnTo = useRef<ToolbarReturn | null>(null);
   const latest = useRef({ environmentId, threadId, onCite });
   latest.current = { environmentId, threadId, onCite };
 
@@ -118,15 +103,9 @@ export function useAssistantSelectionToolbar({
     if (surfaceRef.current !== surface) setSurface(surfaceRef.current);
   });
 
-  /**
-   * What to show for `range`: the toolbar, a hint, or nothing (a blank selection). Returns the
-   * citable capture, or the reason it cannot be cited (null for a blank selection).
-   */
+  /** What to show for `range`: the toolbar, a hint, or nothing (a blank selection). */
   const show = useCallback(
-    (
-      range: Range,
-      open: SelectionActionsOpen,
-    ): { capture: AssistantTextSelectionCapture } | { refusal: string | null } => {
+    (range: Range, open: SelectionActionsOpen): AssistantTextSelectionResult => {
       const { environmentId: env, threadId: thread } = latest.current;
       const capture = captureAssistantTextSelection(range, {
         environmentId: env,
@@ -134,19 +113,14 @@ export function useAssistantSelectionToolbar({
       });
       if (capture.citation !== null) {
         setShown({ kind: "toolbar", state: { open, capture } });
-        return { capture };
+        return capture;
       }
       const message = uncitableSelectionHint(capture.reason, range);
       setShown(message === null ? null : { kind: "hint", state: { message, range, open } });
-      return { refusal: message };
+      return capture;
     },
     [],
   );
-
-  /** Says `text` in the polite live region (a refusal, or the confirmation after citing). */
-  const announce = useCallback((text: string) => {
-    setAnnouncement((current) => ({ id: (current?.id ?? 0) + 1, text }));
-  }, []);
 
   // A toolbar re-opened from the keyboard takes focus once it has mounted (a request made
   // before it exists would count as an old one).
@@ -184,13 +158,6 @@ export function useAssistantSelectionToolbar({
     setShown(null);
   }, [environmentId, threadId]);
 
-  // The confirmation leaves the page after a while, so it is not mistaken for a later status.
-  useEffect(() => {
-    if (announcement === null) return;
-    const timer = setTimeout(() => setAnnouncement(null), ANNOUNCEMENT_MS);
-    return () => clearTimeout(timer);
-  }, [announcement]);
-
   const registerElement = useCallback(
     (element: Element) => observerRef.current?.registerToolbarElement(element) ?? (() => {}),
     [],
@@ -216,16 +183,7 @@ export function useAssistantSelectionToolbar({
         environmentId: env,
         threadId: thread,
       });
-      if (capture.citation === null) {
-        announce(uncitableSelectionHint(capture.reason, range) ?? ONE_ANSWER_HINT);
-        return false;
-      }
-      if (capture.overLimit) {
-        announce(overLimitMessage(capture.citation.text.length));
-        return false;
-      }
-      cite(capture.citation, capture, input);
-      return true;
+      return citeOrSayWhy(capture, range, input, cite, announce);
     };
     return () => {
       citeRangeRef.current = null;
@@ -238,22 +196,7 @@ export function useAssistantSelectionToolbar({
     returnTo.current = null;
     observerRef.current?.dismiss();
     setShown(null);
-    if (back === null) return;
-    // Focus goes back where it was, or (it was on <body>, or its element is gone) to the
-    // selection's message, so it never drops to <body>.
-    const before =
-      back.focus instanceof HTMLElement && back.focus.isConnected && back.focus !== document.body
-        ? back.focus
-        : messageRowOf(back.range);
-    if (before !== null) before.focus({ preventScroll: true });
-    else if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
-    // Focusing the button normally leaves the selection alone; put it back only if it moved.
-    const selection = document.getSelection();
-    const now = selection && selection.rangeCount > 0 ? selection.getRangeAt(0) : null;
-    if (back.range !== null && selection && (now === null || !sameRange(now, back.range))) {
-      selection.removeAllRanges();
-      selection.addRange(back.range);
-    }
+    if (back !== null) restoreToolbarReturn(back);
   }, []);
 
   // The keyboard path: the shortcut cites the current selection without any pointer event; the
@@ -278,23 +221,13 @@ export function useAssistantSelectionToolbar({
         const result = show(range, { anchor: null, input: "keyboard" });
         // The observer closes what the shortcut showed (a hint, an over-limit toolbar) as usual.
         observerRef.current?.markOpen(range);
-        // Every refusal is said, with its reason: the popover showing it may be off screen.
-        if ("refusal" in result) {
-          announce(result.refusal ?? ONE_ANSWER_HINT);
-        } else if (result.capture.overLimit) {
-          announce(overLimitMessage(result.capture.citation.text.length));
-        } else {
-          cite(result.capture.citation, result.capture, "keyboard");
-        }
+        citeOrSayWhy(result, range, "keyboard", cite, announce);
         return;
       }
       if (!isToolbarFocusKey(event)) return;
       const current = shownRef.current;
       const rememberReturn = () => {
-        const selection = document.getSelection();
-        const range =
-          selection && selection.rangeCount > 0 ? selection.getRangeAt(0).cloneRange() : null;
-        returnTo.current = { focus: document.activeElement, range };
+        returnTo.current = rememberToolbarReturn();
       };
       if (current?.kind === "toolbar") {
         rememberReturn();
@@ -333,21 +266,7 @@ export function useAssistantSelectionToolbar({
         />
       ) : null}
       {shown?.kind === "hint" ? <AssistantSelectionHint state={shown.state} area={area} /> : null}
-      {/*
-        A polite live region, always mounted, with no role="status": the confirmation must not
-        stand beside (or be taken for) a navigation warning, which DESIGN.md puts in role=status.
-        Each cite remounts its line, so citing twice is announced twice.
-      */}
-      <div className="visually-hidden" aria-live="polite" data-cite-announcement="">
-        {announcement === null ? null : <p key={announcement.id}>{announcement.text}</p>}
-      </div>
+      <CiteAnnouncement announcement={announcement} />
     </>
   );
-}
-
-/** The message article (`tabindex=-1`) holding the start of `range`, or null. */
-function messageRowOf(range: Range | null): HTMLElement | null {
-  const node = range?.startContainer ?? null;
-  const element = node instanceof Element ? node : (node?.parentElement ?? null);
-  return element?.closest<HTMLElement>("[data-message-id]") ?? null;
 }

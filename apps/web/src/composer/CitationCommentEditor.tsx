@@ -12,8 +12,6 @@ import {
   useCitationCommentPlacement,
 } from "./useCitationCommentPlacement.ts";
 
-export type { CitationSourceLink } from "./useCitationCommentPlacement.ts";
-
 /** The accessible name of the comment textbox (DESIGN.md section 6). */
 export const COMMENT_ON_QUOTE_LABEL = "Comment on quote";
 

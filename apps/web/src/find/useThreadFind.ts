@@ -3,7 +3,7 @@
  * the bar has focus is left to the browser's own find), debounces typing into searches, fetches
  * every page of matches in the background (`findState.ts` says which), jumps to the current
  * match (`findJump.ts`), keeps the highlights painted on whatever rows are mounted
- * (`findPainter.ts`), searches again when a message completes while the bar is open, and cites
+ * (`useFindHighlights.ts`), searches again when a message completes while the bar is open, and cites
  * the current match through the selection toolbar's own path (`citeRangeRef`).
  */
 import {
@@ -22,7 +22,6 @@ import type { CiteRange } from "../citations/useAssistantSelectionToolbar.tsx";
 import type { TimelineHandle } from "../timeline/Timeline.tsx";
 import { clearFindHighlights, describeMatchRow } from "./findHighlights.ts";
 import { type FindJumpOutcome, jumpToMatch } from "./findJump.ts";
-import { startFindPainter } from "./findPainter.ts";
 import {
   countText,
   createFindState,
@@ -34,6 +33,7 @@ import {
 import { type FindThreadState, isFindShortcut, isLoadedIn, liveKeyOf } from "./findThread.ts";
 import { locateMatch, messageBody } from "./matchRange.ts";
 import type { FindOptions } from "./textMatches.ts";
+import { useFindHighlights } from "./useFindHighlights.ts";
 import { useFindSearch } from "./useFindSearch.ts";
 
 /** What the hook needs from the thread view. */
@@ -157,28 +157,15 @@ export function useThreadFind(options: UseThreadFindOptions): ThreadFind {
   }, [matchKey, steps]);
 
   // Highlights follow the rows the timeline mounts, reuses and re-renders.
-  const byMessage = useMemo(() => {
-    const map = new Map<string, FindMatch[]>();
-    for (const each of find.matches) {
-      const list = map.get(each.messageId);
-      if (list) list.push(each);
-      else map.set(each.messageId, [each]);
-    }
-    return map;
-  }, [find.matches]);
-  useEffect(() => {
-    if (!open) return;
-    const view = barRef.current?.closest(".thread-view");
-    const root = view?.querySelector(".thread-view__body") ?? view ?? document.body;
-    return startFindPainter({
-      root,
-      getScroller: () => timelineRef.current?.getScrollElement() ?? null,
-      current: match,
-      byMessage,
-      find: findQuery,
-      descriptionId,
-    });
-  }, [open, match, byMessage, findQuery, descriptionId, timelineRef]);
+  useFindHighlights({
+    open,
+    matches: find.matches,
+    current: match,
+    find: findQuery,
+    descriptionId,
+    barRef,
+    timelineRef,
+  });
 
   const openBar = useCallback(() => {
     const active = document.activeElement;

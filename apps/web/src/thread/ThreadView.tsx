@@ -1,24 +1,10 @@
-import type { AssistantCitation } from "@app/citations";
-import { Link } from "@tanstack/react-router";
-import { lazy, memo, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import {
   AssistantCitationSource,
   AssistantCitationWarning,
 } from "../citations/AssistantCitationSource.tsx";
-import {
-  AssistantCitationNavigationContext,
-  type AssistantCitationNavigator,
-  useAssistantCitationNavigator,
-} from "../citations/assistantCitationNavigation.ts";
-import {
-  type AssistantTextSelectionCapture,
-  resolveAssistantCitationRange,
-} from "../citations/assistantTextSelection.ts";
-import {
-  CitationHereContext,
-  citationScope,
-  OTHER_ENVIRONMENT_NOTICE,
-} from "../citations/citationScope.ts";
+import { AssistantCitationNavigationContext } from "../citations/assistantCitationNavigation.ts";
+import { CitationHereContext } from "../citations/citationScope.ts";
 import { JumpControls } from "../citations/JumpControls.tsx";
 import {
   type CiteRange,
@@ -32,31 +18,14 @@ import { ThreadFindBar } from "../find/ThreadFindBar.tsx";
 import { useThreadFind } from "../find/useThreadFind.ts";
 import { focusMessageWhenMounted } from "../timeline/focusMessage.ts";
 import { Timeline, type TimelineHandle } from "../timeline/Timeline.tsx";
+import { ThreadComposer, useComposerReady } from "./ThreadComposer.tsx";
+import { ThreadHeader } from "./ThreadHeader.tsx";
 import { useAssistantCitationTarget } from "./useAssistantCitationTarget.ts";
-import { useIdleOnce } from "./useIdleOnce.ts";
+import { useChipNavigation } from "./useChipNavigation.ts";
+import { useCiteIntoComposer } from "./useCiteIntoComposer.ts";
+import { useEdgeLoading } from "./useEdgeLoading.ts";
 import { useThread } from "./useThread.ts";
 import { rangeOfMessage, useTimelineView } from "./useTimelineView.ts";
-
-// The composer (Lexical) loads as its own chunk so the timeline is not waiting on its code, and
-// never re-renders for timeline updates: its props are stable callbacks and ids.
-const StableComposer = memo(
-  lazy(() => import("../composer/Composer.tsx").then((module) => ({ default: module.Composer }))),
-);
-
-/**
- * Holds the composer's place until it mounts, with the same box sizes (an empty input and a row
- * with one button), so the timeline above does not change height when the composer arrives.
- */
-export function ComposerPlaceholder() {
-  return (
-    <div className="composer-placeholder-box" aria-hidden="true">
-      <div className="composer-placeholder-box__input" />
-      <div className="composer-placeholder-box__actions">
-        <span className="composer-placeholder-box__button">Send</span>
-      </div>
-    </div>
-  );
-}
 
 /** Props of {@link ThreadView}. */
 export type ThreadViewProps = { environmentId: string; threadId: string };
@@ -71,52 +40,12 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
   const composerRef = useRef<ComposerHandle>(null);
 
   // The composer (its chunk and Lexical setup) waits until the timeline has laid out its first
-  // rows and the browser is idle, so opening a long thread shows messages first. A thread with
-  // no messages, or one that failed to load, gets it at once; a safety timer covers a list that
-  // never reports its layout.
-  const [timelineLaidOut, setTimelineLaidOut] = useState(false);
-  const onTimelineLoad = useCallback(() => setTimelineLaidOut(true), []);
-  const loaded = load.status !== "loading";
-  useEffect(() => {
-    if (!loaded) return;
-    const timer = setTimeout(onTimelineLoad, 1500);
-    return () => clearTimeout(timer);
-  }, [loaded, onTimelineLoad]);
-  const composerReady = useIdleOnce(
-    loaded && (timelineLaidOut || load.status === "error" || state.order.length === 0),
-  );
+  // rows and the browser is idle, so opening a long thread shows messages first.
+  const { composerReady, onTimelineLoad } = useComposerReady(load.status, state.order.length);
 
-  // Cite in composer (pointer, touch or keyboard alike, as the spec says): the link goes in at
-  // the last composer cursor and the comment editor opens once beside the cited text, focused
-  // (the range is transient, never part of the citation). Enter or Escape there puts focus in
-  // the composer right after the chip, so a keyboard user types on.
-  const onCite = useCallback(
-    (citation: AssistantCitation, capture: AssistantTextSelectionCapture) => {
-      composerRef.current?.insertCitation(citation, {
-        sourceRange: capture.range,
-        repairSourceRange: () => repairCitationRange(citation),
-      });
-    },
-    [],
-  );
-  // Chips citing another environment cannot be opened here: say so, and do nothing else.
-  const [chipNotice, setChipNotice] = useState<{ id: number; text: string } | null>(null);
-  const routeToCitation = useAssistantCitationNavigator({ threadId });
+  const onCite = useCiteIntoComposer(composerRef);
   const here = useMemo(() => ({ environmentId, threadId }), [environmentId, threadId]);
-  const navigateToCitation = useCallback<AssistantCitationNavigator>(
-    (citation, origin, chip) => {
-      if (citationScope(citation, here) === "other-environment") {
-        setChipNotice((current) => ({
-          id: (current?.id ?? 0) + 1,
-          text: OTHER_ENVIRONMENT_NOTICE,
-        }));
-        return;
-      }
-      setChipNotice(null);
-      routeToCitation(citation, origin, chip);
-    },
-    [here, routeToCitation],
-  );
+  const { navigateToCitation, chipNotice, dismissChipNotice } = useChipNavigation(here);
   const citeRangeRef = useRef<CiteRange>(null);
   const selectionToolbar = useAssistantSelectionToolbar({
     surfaceRef,
@@ -198,20 +127,7 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
     placeMessage,
   });
 
-  // Edges of the range in view load as the reader scrolls; while a citation is being
-  // positioned they stay quiet, so the placed row does not move.
-  const positioningRef = useRef(target.positioning);
-  positioningRef.current = target.positioning;
-  const viewRangeRef = useRef(view.range);
-  viewRangeRef.current = view.range;
-  const onLoadOlder = useCallback(() => {
-    const range = viewRangeRef.current;
-    if (!positioningRef.current && range) void loadEdge(range, "older");
-  }, [loadEdge]);
-  const onLoadNewer = useCallback(() => {
-    const range = viewRangeRef.current;
-    if (!positioningRef.current && range) void loadEdge(range, "newer");
-  }, [loadEdge]);
+  const { onLoadOlder, onLoadNewer } = useEdgeLoading(view.range, target.positioning, loadEdge);
 
   // Jump to latest: leave the citation location (a reload then lands here too), show the
   // newest messages (a new session for a detached window, else a scroll) and follow again;
@@ -243,46 +159,20 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
   }, [dismissTargetWarning, leaveCitation]);
 
   const title = state.thread?.title ?? (load.status === "loading" ? "Loading…" : "Thread");
-  useEffect(() => {
-    document.title = `${title} · Chat`;
-    return () => {
-      document.title = "Chat";
-    };
-  }, [title]);
-
-  const wrongEnvironment = state.thread !== null && state.thread.environmentId !== environmentId;
-
   return (
     <section className="thread-view" aria-label={title} data-thread-id={threadId}>
-      <header className="thread-header">
-        <Link to="/" className="thread-header__back">
-          <span aria-hidden="true">←</span> Threads
-        </Link>
-        <h1 className="thread-header__title">{title}</h1>
-        {state.thread?.branchName ? (
-          <span className="thread-header__branch" title="Branch name">
-            {state.thread.branchName}
-          </span>
-        ) : null}
-      </header>
-
-      {connection === "reconnecting" ? (
-        <div className="notice notice--warning thread-view__notice" role="status">
-          Reconnecting…
-        </div>
-      ) : null}
-      {wrongEnvironment ? (
-        <div className="notice notice--warning thread-view__notice" role="status">
-          This link names environment {environmentId}, but the thread belongs to{" "}
-          {state.thread?.environmentId}.
-        </div>
-      ) : null}
+      <ThreadHeader
+        title={title}
+        thread={state.thread}
+        environmentId={environmentId}
+        reconnecting={connection === "reconnecting"}
+      />
 
       {chipNotice !== null ? (
         <AssistantCitationWarning
           key={`chip:${chipNotice.id}`}
           message={chipNotice.text}
-          onDismiss={() => setChipNotice(null)}
+          onDismiss={dismissChipNotice}
         />
       ) : null}
       {target.warning !== null ? (
@@ -374,20 +264,14 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
       <ThreadFindBar find={find} />
       <div className="thread-view__composer">
         <StopTurnButton threadId={threadId} turnId={state.activeTurnId} />
-        {/* Mounted after the first messages (see composerReady), so it never delays them. */}
-        {!composerReady ? (
-          <ComposerPlaceholder />
-        ) : (
-          <Suspense fallback={<ComposerPlaceholder />}>
-            <StableComposer
-              ref={composerRef}
-              threadId={threadId}
-              pendingUserInput={state.pendingUserInput}
-              onSend={onSend}
-              onAnswer={thread.answer}
-            />
-          </Suspense>
-        )}
+        <ThreadComposer
+          ready={composerReady}
+          composerRef={composerRef}
+          threadId={threadId}
+          pendingUserInput={state.pendingUserInput}
+          onSend={onSend}
+          onAnswer={thread.answer}
+        />
       </div>
       {selectionToolbar}
     </section>
@@ -395,13 +279,3 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
 }
 
 const EMPTY_ORDER: readonly string[] = [];
-
-/** Finds a citation's text again in its (re-rendered) message body, or null. */
-function repairCitationRange(citation: AssistantCitation): Range | null {
-  const body = document.querySelector(
-    `[data-assistant-citation-source="${CSS.escape(citation.messageId)}"]`,
-  );
-  if (!body) return null;
-  const resolved = resolveAssistantCitationRange(body, citation);
-  return resolved.status === "found" ? resolved.range : null;
-}

@@ -5,10 +5,9 @@ import {
   createThreadState,
   newestRange,
   orderedMessages,
-  type ThreadAction,
   type ThreadState,
-  threadReducer,
-} from "./threadStore.ts";
+} from "./threadState.ts";
+import { type ThreadAction, threadReducer } from "./threadStore.ts";
 
 const thread: Thread = {
   id: "t1",

@@ -13,13 +13,6 @@ import { applyCitedBy, applyDelta, mergeMessages } from "./threadMessages.ts";
 import { type ThreadState, withRanges } from "./threadState.ts";
 import { type HistoryRange, insertSegment, type SegmentJoin } from "./threadWindows.ts";
 
-export {
-  createThreadState,
-  newestRange,
-  orderedMessages,
-  type ThreadState,
-} from "./threadState.ts";
-
 /** Everything that can change a {@link ThreadState}. */
 export type ThreadAction =
   | { type: "detail.loaded"; detail: ThreadDetail }

@@ -7,12 +7,8 @@
 import type { Message, MessagePage, Thread } from "@app/protocol";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  createThreadState,
-  type ThreadAction,
-  type ThreadState,
-  threadReducer,
-} from "./threadStore.ts";
+import { createThreadState, type ThreadState } from "./threadState.ts";
+import { type ThreadAction, threadReducer } from "./threadStore.ts";
 import { type HistoryRange, insertSegment, rangeIndexOfSeq } from "./threadWindows.ts";
 
 const thread: Thread = {

@@ -21,7 +21,8 @@ import {
   upsertThreadInList,
 } from "../threads/threadList.ts";
 import { requestIdle } from "../ui/idle.ts";
-import { createThreadState, type ThreadState, threadReducer } from "./threadStore.ts";
+import { createThreadState, type ThreadState } from "./threadState.ts";
+import { threadReducer } from "./threadStore.ts";
 import type { HistoryRange } from "./threadWindows.ts";
 
 /** Messages per page: enough to fill a tall screen, small enough to open a long thread fast. */

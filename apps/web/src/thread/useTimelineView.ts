@@ -6,7 +6,7 @@
  */
 import type { Message } from "@app/protocol";
 import { useCallback, useMemo, useState } from "react";
-import type { ThreadState } from "./threadStore.ts";
+import type { ThreadState } from "./threadState.ts";
 import { type HistoryRange, rangeIndexOfSeq } from "./threadWindows.ts";
 
 /** Where a new session puts its anchor: `viewPosition` 0 = top of the view, 1 = bottom. */

@@ -25,8 +25,9 @@ import {
 } from "lexical";
 import { type JSX, useCallback, useEffect, useRef, useState } from "react";
 import { createPortal } from "react-dom";
-import { CitationCommentEditor, type CitationSourceLink } from "../CitationCommentEditor.tsx";
+import { CitationCommentEditor } from "../CitationCommentEditor.tsx";
 import { $isComposerCitationNode, ComposerCitationNode } from "../nodes/ComposerCitationNode.tsx";
+import type { CitationSourceLink } from "../useCitationCommentPlacement.ts";
 import { $selectAfterChip, registerCitationChipKeys } from "./citationChipKeys.ts";
 
 /** Imperative side of the plugin, used by the composer handle. */
