@@ -81,14 +81,14 @@ describe("the find-in-thread index", () => {
       if (testStoreKind === "sqlite") {
         const db = openDatabase(join(dir, "chat.sqlite"));
         db.exec(
-          "DROP TABLE message_search; DROP TABLE message_search_fts; PRAGMA user_version = 5;",
+          "DROP TABLE search_pending; DROP TABLE message_search; DROP TABLE message_search_fts; PRAGMA user_version = 5;",
         );
         db.close();
       } else {
         const client = new pg.Client({ connectionString: (await testDatabaseUrl(dir))! });
         await client.connect();
-        await client.query("DROP TABLE message_search");
-        await client.query("DELETE FROM schema_migrations WHERE version = 3");
+        await client.query("DROP TABLE search_pending; DROP TABLE message_search");
+        await client.query("DELETE FROM schema_migrations WHERE version >= 3");
         await client.end();
       }
       store = await openTestStore(dir);
@@ -152,6 +152,8 @@ describe("the find-in-thread index", () => {
         ["u2", "user", [[7, 11]]],
       ]);
       // Markdown too deep to render (the parser's stack) is stored and indexed as its source.
+      // Long, so the indexer's worker thread renders it: about 15 s there before the parser
+      // gives up (1 s on the main thread), hence this test's timeout.
       const deep = `${">".repeat(20_000)} abyss`;
       await store.transaction((tx) =>
         tx.insertTurnWithPrompt({
@@ -163,6 +165,8 @@ describe("the find-in-thread index", () => {
           now,
         }),
       );
+      // Long: indexed by the background indexer, right after.
+      await store.searchIndexIdle();
       const abyss = await searchThread(store, "t", {
         query: "abyss",
         caseSensitive: false,
@@ -182,5 +186,5 @@ describe("the find-in-thread index", () => {
       await store.close();
       await removeDir(dir);
     }
-  });
+  }, 120_000);
 });
