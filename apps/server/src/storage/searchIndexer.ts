@@ -13,6 +13,7 @@
 import type { ChatQueries, ChatStore } from "./chatStore.ts";
 import { SEARCH_INLINE_MAX_CHARS } from "./searchText.ts";
 import { createSearchTextRenderer, type SearchTextRenderer } from "./searchTextRenderer.ts";
+import { isStorageFault } from "./storageErrors.ts";
 
 /** Queued messages read per query. */
 const BATCH = 20;
@@ -41,8 +42,8 @@ export class SearchIndexer {
     }
     this.#running = this.#drain()
       .catch((error: unknown) => {
-        // Storage trouble: the queue stays, and the next kick tries again.
-        if (!this.#closed) console.error("Search indexer:", error);
+        // Storage trouble: the queue stays, and the next kick tries again (said elsewhere).
+        if (!this.#closed && !isStorageFault(error)) console.error("Search indexer:", error);
       })
       .finally(() => {
         this.#running = null;

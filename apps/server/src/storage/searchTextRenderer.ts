@@ -93,9 +93,10 @@ export function createSearchTextRenderer(): SearchTextRenderer {
 /** The worker: the bundled file beside the bundle, or the TypeScript entry through tsx. */
 function spawnWorker(): Worker {
   const here = import.meta.url;
-  // The main thread's stack (about 1 MB), not a worker's default 4 MB: Markdown nested past it
-  // is indexed as its source either way, and parsing 4 MB deep first takes seconds.
-  const options = { resourceLimits: { stackSizeMB: 1 } };
+  // The main thread's stack (about 1 MB), not a worker's default 4 MB: the same Markdown
+  // overflows it (indexed as its source) as inline, and 20,000 nested `>` give up after about
+  // 1 s rather than 15 s.
+  const options = { resourceLimits: { stackSizeMb: 1 } };
   if (!here.endsWith(".ts")) return new Worker(new URL("./searchTextWorker.mjs", here), options);
   // Sources (tsx, vitest): the worker registers tsx before loading the TypeScript entry.
   const tsx = JSON.stringify(import.meta.resolve("tsx/esm/api"));
