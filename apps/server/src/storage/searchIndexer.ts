@@ -122,31 +122,35 @@ export function withSearchIndexer(store: Omit<ChatStore, "searchIndexIdle">): Ch
   });
   // Outside a transaction a write commits by itself: kick once it has.
   const direct = watching(store, (write) => write.then(kick, () => {}));
-  const wrapped: ChatStore = Object.assign(Object.create(store) as ChatStore, {
-    ...direct,
-    async transaction<T>(fn: (tx: ChatQueries) => Promise<T>): Promise<T> {
-      let queued = false;
-      const result = await store.transaction((tx) =>
-        fn({
-          ...tx,
-          ...watching(tx, () => {
-            queued = true;
+  // Own properties (getters kept), so a caller may spread the store as it could before.
+  const wrapped: ChatStore = Object.assign(
+    Object.defineProperties({}, Object.getOwnPropertyDescriptors(store)) as ChatStore,
+    {
+      ...direct,
+      async transaction<T>(fn: (tx: ChatQueries) => Promise<T>): Promise<T> {
+        let queued = false;
+        const result = await store.transaction((tx) =>
+          fn({
+            ...tx,
+            ...watching(tx, () => {
+              queued = true;
+            }),
           }),
-        }),
-      );
-      if (queued) kick();
-      return result;
+        );
+        if (queued) kick();
+        return result;
+      },
+      async threadsAwaitingTurns() {
+        kick();
+        return store.threadsAwaitingTurns();
+      },
+      searchIndexIdle: () => indexer.idle(),
+      async close() {
+        await indexer.close();
+        await store.close();
+      },
     },
-    async threadsAwaitingTurns() {
-      kick();
-      return store.threadsAwaitingTurns();
-    },
-    searchIndexIdle: () => indexer.idle(),
-    async close() {
-      await indexer.close();
-      await store.close();
-    },
-  });
+  );
   kick();
   return wrapped;
 }
