@@ -1,4 +1,4 @@
-// Bundles the server into dist/server.mjs for `npm start` (node runs it directly; tsx is only
+// Bundles the server into dist/server.mjs (and its search indexer's worker) for `npm start` (node runs it directly; tsx is only
 // for `dev`). Everything is bundled except better-sqlite3, whose native addon stays in
 // node_modules. A CommonJS dependency may call require(), which an ES module lacks: the banner
 // provides one.
@@ -10,8 +10,13 @@ import { build } from "esbuild";
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const started = performance.now();
 await build({
-  entryPoints: [resolve(root, "src/main.ts")],
-  outfile: resolve(root, "dist/server.mjs"),
+  // The search indexer's worker thread is a file of its own beside the server.
+  entryPoints: {
+    server: resolve(root, "src/main.ts"),
+    searchTextWorker: resolve(root, "src/storage/searchTextWorker.ts"),
+  },
+  outdir: resolve(root, "dist"),
+  outExtension: { ".js": ".mjs" },
   bundle: true,
   platform: "node",
   format: "esm",
@@ -24,4 +29,6 @@ await build({
   },
   logLevel: "warning",
 });
-console.log(`Built dist/server.mjs in ${Math.round(performance.now() - started)} ms`);
+console.log(
+  `Built dist/server.mjs and dist/searchTextWorker.mjs in ${Math.round(performance.now() - started)} ms`,
+);

@@ -6,7 +6,7 @@ export { CITATION_LINK_PROPERTY, chipCitationLinksInText } from "./citationLinks
 export { type MarkdownFlavor, parseSafeMarkdown } from "./markdownParse.ts";
 export * from "./promptTokens.ts";
 export { remarkPromptTokens } from "./remarkPromptTokens.ts";
-export { renderedTextOfMarkdown } from "./renderedText.ts";
+export { renderedTextOfMarkdown, renderedTextSteps } from "./renderedText.ts";
 export { classifyHref, type HrefKind, markdownUrlTransform } from "./safeHref.ts";
 export { type MarkdownBlock, splitMarkdownBlocks } from "./splitMarkdownBlocks.ts";
 export {

@@ -5,7 +5,7 @@
 import { serializeAssistantCitation } from "@app/citations";
 import { citationFixture } from "@app/citations/testing";
 import { describe, expect, it } from "vitest";
-import { renderedTextOfMarkdown } from "./renderedText.ts";
+import { renderedTextOfMarkdown, renderedTextSteps } from "./renderedText.ts";
 
 describe("renderedTextOfMarkdown", () => {
   it("shows emphasis, code and links as their text, blocks on lines of their own", () => {
@@ -48,5 +48,21 @@ describe("renderedTextOfMarkdown", () => {
   it("reads nested blockquotes and lists", () => {
     expect(renderedTextOfMarkdown(`${">".repeat(500)} deep`, "assistant")).toBe("deep");
     expect(renderedTextOfMarkdown("- a\n  - b\n    - c", "assistant")).toBe("a\nb\nc");
+  });
+});
+
+describe("renderedTextSteps", () => {
+  it("pauses once per top-level block and returns the same text", () => {
+    const markdown =
+      "# Title\n\nSome **bold** text.\n\n| a | b |\n| - | - |\n| 1 | 2 |\n\n```ts\nconst x = 1;\n```\n";
+    const steps = renderedTextSteps(markdown, "assistant");
+    let pauses = 0;
+    let step = steps.next();
+    while (!step.done) {
+      pauses++;
+      step = steps.next();
+    }
+    expect(pauses).toBe(4);
+    expect(step.value).toBe(renderedTextOfMarkdown(markdown, "assistant"));
   });
 });

@@ -210,9 +210,26 @@ function writeTree(tree: Root, block: Block, writer: RenderedTextWriter): void {
  * stored). Offsets into it are the offsets the browser's `renderedTextStream` gives.
  */
 export function renderedTextOfMarkdown(markdown: string, flavor: MarkdownFlavor): string {
+  const steps = renderedTextSteps(markdown, flavor);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * {@link renderedTextOfMarkdown} one top-level block at a time: the generator pauses after
+ * each block and returns the whole text, so a caller can yield to other work between blocks
+ * (the server indexes a long reply without blocking its event loop).
+ */
+export function* renderedTextSteps(
+  markdown: string,
+  flavor: MarkdownFlavor,
+): Generator<void, string, void> {
   const writer = new RenderedTextWriter();
   for (const block of splitMarkdownBlocks(markdown)) {
     writeTree(parseSafeMarkdown(block.source, flavor), { source: block.source, flavor }, writer);
+    yield;
   }
   return writer.text;
 }

@@ -21,7 +21,7 @@ import type {
 } from "@app/protocol";
 
 import type { CitationIndexEntry, CitingRecord } from "./citationIndex.ts";
-import type { SearchCandidate, SearchCandidateQuery } from "./searchText.ts";
+import type { QueuedSearchText, SearchCandidate, SearchCandidateQuery } from "./searchText.ts";
 
 export { DEFAULT_THREAD_TITLE } from "../titles.ts";
 
@@ -197,6 +197,16 @@ export interface ChatQueries {
    * caller checks each). Streaming messages are not indexed yet.
    */
   searchCandidates(input: SearchCandidateQuery): Promise<SearchCandidate[]>;
+  /**
+   * Up to `limit` finished messages too long to index in their own transaction, queued for the
+   * background indexer (`searchIndexer.ts`); not searchable until {@link writeSearchText}.
+   */
+  queuedSearchTexts(limit: number): Promise<QueuedSearchText[]>;
+  /**
+   * Stores a queued message's rendered text and takes it off the queue; false (nothing written)
+   * when it is no longer queued (indexed by another process, or deleted).
+   */
+  writeSearchText(messageId: string, text: string): Promise<boolean>;
 
   // User-input requests
   insertUserInputRequest(input: {
@@ -271,6 +281,8 @@ export const CHAT_QUERY_METHODS = [
   "citedByOf",
   "citingMessagesOf",
   "searchCandidates",
+  "queuedSearchTexts",
+  "writeSearchText",
   "insertUserInputRequest",
   "getUserInputRequest",
   "pendingUserInput",
@@ -340,5 +352,10 @@ export interface ChatStore extends ChatQueries {
   shareLiveDelta?(threadId: string, event: LiveDelta): void;
   /** Where chunks shared by other processes go ({@link watch}ed threads only). */
   onLiveDeltas?(sink: LiveDeltaSink): void;
+  /**
+   * Resolves once the background indexer has indexed every message queued so far (tests and
+   * benchmarks: a long reply is searchable after it).
+   */
+  searchIndexIdle(): Promise<void>;
   close(): Promise<void>;
 }

@@ -132,14 +132,17 @@ describe("the backfill migration", () => {
         // The find-in-thread index (migration 6) came later: it goes too, and is rebuilt.
         db.exec(
           `DROP TABLE message_citations; DROP TABLE message_backlinks;
-           DROP TABLE message_search; DROP TABLE message_search_fts; PRAGMA user_version = 4;`,
+           DROP TABLE search_pending; DROP TABLE message_search; DROP TABLE message_search_fts;
+           PRAGMA user_version = 4;`,
         );
         db.close();
       } else {
         const client = new pg.Client({ connectionString: (await testDatabaseUrl(dir))! });
         await client.connect();
         // The find-in-thread index (migration 3) came later: it goes too, and is rebuilt.
-        await client.query("DROP TABLE message_citations, message_backlinks, message_search");
+        await client.query(
+          "DROP TABLE message_citations, message_backlinks, search_pending, message_search",
+        );
         await client.query("DELETE FROM schema_migrations WHERE version >= 2");
         await client.end();
       }

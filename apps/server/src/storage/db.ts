@@ -8,7 +8,7 @@ import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { CITATION_LINK_MARKER, citationEntriesOf } from "./citationIndex.ts";
 import { CITATION_INDEX_TABLES, sqliteCitationWriter } from "./sqliteCitations.ts";
-import { backfillSqliteSearch, SEARCH_INDEX_TABLES } from "./sqliteSearch.ts";
+import { backfillSqliteSearch, SEARCH_INDEX_TABLES, SEARCH_QUEUE_TABLE } from "./sqliteSearch.ts";
 
 export type SqliteDatabase = Database.Database;
 
@@ -174,6 +174,9 @@ const MIGRATIONS: readonly (string | ((db: SqliteDatabase) => void))[] = [
     db.exec(SEARCH_INDEX_TABLES);
     backfillSqliteSearch(db);
   },
+  // 7: the queue of long messages the background indexer renders off the event loop
+  // (`searchIndexer.ts`): their text is written right after the transaction that finished them.
+  SEARCH_QUEUE_TABLE,
 ];
 
 type PromptRow = {

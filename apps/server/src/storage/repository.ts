@@ -17,7 +17,7 @@ import type { SqliteDatabase } from "./db.ts";
 import { sqliteCitationQueries } from "./sqliteCitationQueries.ts";
 import { sqliteEventQueries } from "./sqliteEvents.ts";
 import { sqliteMessageQueries } from "./sqliteMessages.ts";
-import { sqliteSearchQueries } from "./sqliteSearch.ts";
+import { sqliteSearchQueries, sqliteSearchQueue } from "./sqliteSearch.ts";
 import { sqliteThreadQueries } from "./sqliteThreads.ts";
 import { sqliteTurnQueue } from "./sqliteTurnQueue.ts";
 import { sqliteTurnQueries } from "./sqliteTurns.ts";
@@ -59,6 +59,7 @@ export function createChatRepository(db: SqliteDatabase): ChatRepository {
     ...events,
     ...sqliteCitationQueries(db, environmentId),
     ...sqliteSearchQueries(db),
+    ...sqliteSearchQueue(db),
 
     /**
      * A thread with its active turn and pending question, read together (one snapshot), or

@@ -81,14 +81,14 @@ describe("the find-in-thread index", () => {
       if (testStoreKind === "sqlite") {
         const db = openDatabase(join(dir, "chat.sqlite"));
         db.exec(
-          "DROP TABLE message_search; DROP TABLE message_search_fts; PRAGMA user_version = 5;",
+          "DROP TABLE search_pending; DROP TABLE message_search; DROP TABLE message_search_fts; PRAGMA user_version = 5;",
         );
         db.close();
       } else {
         const client = new pg.Client({ connectionString: (await testDatabaseUrl(dir))! });
         await client.connect();
-        await client.query("DROP TABLE message_search");
-        await client.query("DELETE FROM schema_migrations WHERE version = 3");
+        await client.query("DROP TABLE search_pending; DROP TABLE message_search");
+        await client.query("DELETE FROM schema_migrations WHERE version >= 3");
         await client.end();
       }
       store = await openTestStore(dir);
@@ -163,6 +163,8 @@ describe("the find-in-thread index", () => {
           now,
         }),
       );
+      // Long: indexed by the background indexer, right after.
+      await store.searchIndexIdle();
       const abyss = await searchThread(store, "t", {
         query: "abyss",
         caseSensitive: false,

@@ -16,6 +16,21 @@ export interface SearchCandidate {
   text: string;
 }
 
+/**
+ * Messages up to this many characters of Markdown are indexed in the transaction that stores or
+ * finishes them (about 1 ms of rendering per 1,000 characters). Longer ones are queued there and
+ * indexed right after by the store's background indexer (`searchIndexer.ts`), off the event loop,
+ * so a long reply never stalls other requests; a crash in between leaves them queued.
+ */
+export const SEARCH_INLINE_MAX_CHARS = 4_000;
+
+/** A finished message queued for indexing: its Markdown, to render. */
+export interface QueuedSearchText {
+  messageId: string;
+  role: "user" | "assistant";
+  markdown: string;
+}
+
 /** What a store searches for: `query` as typed, matched case-insensitively unless asked. */
 export interface SearchCandidateQuery {
   threadId: string;

@@ -7,7 +7,9 @@
  * A message gets its `message_search` row when it is created, so the row ids (the FTS rowids and
  * the search cursor) follow thread order even when a queued prompt is indexed before the reply
  * still streaming above it; the text is written when the message is created complete or when it
- * finishes (any outcome), in the same transaction.
+ * finishes (any outcome), in the same transaction, or, for a long message, queued there in
+ * `search_pending` and written by the background indexer (`searchIndexer.ts`) right after. Until
+ * then its text stays NULL: not found, never found twice, and its place in order is kept.
  */
 import type Database from "better-sqlite3";
 import type { SyncQueries } from "./chatStore.ts";
@@ -15,6 +17,8 @@ import {
   foldedSearchText,
   ftsPhrase,
   likeContains,
+  type QueuedSearchText,
+  SEARCH_INLINE_MAX_CHARS,
   type SearchCandidate,
   type SearchCandidateQuery,
   searchTextOf,
@@ -42,6 +46,13 @@ export const SEARCH_INDEX_TABLES = `
   END;
 `;
 
+/** The queue of long messages to index off the transaction (migration 7). */
+export const SEARCH_QUEUE_TABLE = `
+  CREATE TABLE search_pending (
+    message_id TEXT PRIMARY KEY REFERENCES messages (id) ON DELETE CASCADE
+  ) STRICT, WITHOUT ROWID;
+`;
+
 type Role = "user" | "assistant";
 // Not db.ts's alias: db.ts runs this module's backfill (migration 6), so it cannot be imported.
 type SqliteDatabase = Database.Database;
@@ -54,7 +65,14 @@ export interface SqliteSearchWriter {
   finished(messageId: string, markdown: string): void;
 }
 
-export function sqliteSearchWriter(db: SqliteDatabase): SqliteSearchWriter {
+/**
+ * `inlineMaxChars`: longer messages are queued for the background indexer (the migration's
+ * backfill, which runs before the server serves, renders every one inline).
+ */
+export function sqliteSearchWriter(
+  db: SqliteDatabase,
+  inlineMaxChars = SEARCH_INLINE_MAX_CHARS,
+): SqliteSearchWriter {
   const insertRow = db.prepare(
     "INSERT INTO message_search (message_id, thread_id, role, text) VALUES (?, ?, ?, ?)",
   );
@@ -62,19 +80,65 @@ export function sqliteSearchWriter(db: SqliteDatabase): SqliteSearchWriter {
   const setText = db.prepare("UPDATE message_search SET text = ? WHERE id = ?");
   const dropFts = db.prepare("DELETE FROM message_search_fts WHERE rowid = ?");
   const insertFts = db.prepare("INSERT INTO message_search_fts (rowid, folded) VALUES (?, ?)");
+  // Prepared on first use: migration 6's backfill runs before the queue exists (migration 7).
+  let enqueueStmt: Database.Statement | undefined;
+  const enqueue = (messageId: string) => {
+    enqueueStmt ??= db.prepare("INSERT OR IGNORE INTO search_pending (message_id) VALUES (?)");
+    enqueueStmt.run(messageId);
+  };
   return {
     added({ id, threadId, role, text: markdown }) {
-      const text = markdown === null ? null : searchTextOf(role, markdown);
+      const inline = markdown !== null && markdown.length <= inlineMaxChars;
+      const text = inline ? searchTextOf(role, markdown) : null;
       const { lastInsertRowid } = insertRow.run(id, threadId, role, text);
       if (text !== null) insertFts.run(lastInsertRowid, foldedSearchText(text));
+      else if (markdown !== null) enqueue(id);
     },
     finished(messageId, markdown) {
       const row = rowOf.get(messageId) as { id: number; role: Role } | undefined;
       if (!row) return;
-      const text = searchTextOf(row.role, markdown);
+      if (markdown.length > inlineMaxChars) {
+        setText.run(null, row.id);
+        dropFts.run(row.id);
+        enqueue(messageId);
+        return;
+      }
+      writeText(row.id, searchTextOf(row.role, markdown));
+    },
+  };
+
+  function writeText(rowId: number, text: string): void {
+    setText.run(text, rowId);
+    dropFts.run(rowId);
+    insertFts.run(rowId, foldedSearchText(text));
+  }
+}
+
+/** The background indexer's queries (`searchIndexer.ts`). */
+export function sqliteSearchQueue(
+  db: SqliteDatabase,
+): Pick<SyncQueries, "queuedSearchTexts" | "writeSearchText"> {
+  const queued = db.prepare(
+    `SELECT m.id AS messageId, m.role, m.text AS markdown
+     FROM search_pending p JOIN messages m ON m.id = p.message_id LIMIT ?`,
+  );
+  const dequeue = db.prepare("DELETE FROM search_pending WHERE message_id = ?");
+  const rowOf = db.prepare("SELECT id FROM message_search WHERE message_id = ?");
+  const setText = db.prepare("UPDATE message_search SET text = ? WHERE id = ?");
+  const dropFts = db.prepare("DELETE FROM message_search_fts WHERE rowid = ?");
+  const insertFts = db.prepare("INSERT INTO message_search_fts (rowid, folded) VALUES (?, ?)");
+  return {
+    queuedSearchTexts(limit: number): QueuedSearchText[] {
+      return queued.all(limit) as QueuedSearchText[];
+    },
+    writeSearchText(messageId: string, text: string): boolean {
+      if (dequeue.run(messageId).changes === 0) return false;
+      const row = rowOf.get(messageId) as { id: number } | undefined;
+      if (!row) return false;
       setText.run(text, row.id);
       dropFts.run(row.id);
       insertFts.run(row.id, foldedSearchText(text));
+      return true;
     },
   };
 }
@@ -84,7 +148,7 @@ export function sqliteSearchWriter(db: SqliteDatabase): SqliteSearchWriter {
  * better-sqlite3 cannot write while a read iterates.
  */
 export function backfillSqliteSearch(db: SqliteDatabase): void {
-  const write = sqliteSearchWriter(db);
+  const write = sqliteSearchWriter(db, Number.POSITIVE_INFINITY);
   const batch = db.prepare(
     `SELECT id, thread_id, seq, role, text, status FROM messages
      WHERE (thread_id, seq) > (?, ?) ORDER BY thread_id, seq LIMIT 500`,

@@ -5,7 +5,8 @@
  *
  * Transactions run one at a time (an in-process queue in front of `BEGIN IMMEDIATE`), because
  * a transaction now spans awaits and the connection is shared. Events appended inside one are
- * handed to the sink right after its commit, in the same synchronous step.
+ * handed to the sink right after its commit, in the same synchronous step. Long messages are
+ * indexed for search right after their commit (`searchIndexer.ts`).
  */
 import type { ServerEvent } from "@app/protocol";
 import {
@@ -17,6 +18,7 @@ import {
 } from "./chatStore.ts";
 import type { SqliteDatabase } from "./db.ts";
 import { type ChatRepository, createChatRepository } from "./repository.ts";
+import { withSearchIndexer } from "./searchIndexer.ts";
 import { translateStorageError } from "./storageErrors.ts";
 import { startWalCheckpointer } from "./walCheckpointer.ts";
 
@@ -24,7 +26,7 @@ import { startWalCheckpointer } from "./walCheckpointer.ts";
 export function createSqliteStore(db: SqliteDatabase): ChatStore {
   const core = new SqliteTransactions(db);
   const checkpointer = db.memory ? null : startWalCheckpointer(db.name);
-  return {
+  return withSearchIndexer({
     ...asyncQueries(core.repo),
     kind: "sqlite",
     shared: false,
@@ -40,7 +42,7 @@ export function createSqliteStore(db: SqliteDatabase): ChatStore {
       await checkpointer?.close();
       db.close();
     },
-  };
+  });
 }
 
 /** Transactions one at a time on the one connection, and events delivered after commit. */

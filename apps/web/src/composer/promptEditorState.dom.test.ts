@@ -1,4 +1,5 @@
 import { citationLinkFixture } from "@app/citations/testing";
+import { tokenizePrompt } from "@app/markdown";
 import fc from "fast-check";
 import {
   $createLineBreakNode,
@@ -11,7 +12,6 @@ import {
   type RangeSelection,
 } from "lexical";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { tokenizePrompt } from "../prompt/promptTokens.ts";
 import { $createMentionNode } from "./nodes/MentionNode.tsx";
 import {
   $getPromptText,

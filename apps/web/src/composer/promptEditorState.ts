@@ -7,6 +7,8 @@
  * by "\n". Inside a paragraph, text nodes give their text, line breaks "\n", and chips their
  * full source text.
  */
+
+import { type PromptToken, tokenizePrompt } from "@app/markdown";
 import {
   $createLineBreakNode,
   $createParagraphNode,
@@ -24,7 +26,6 @@ import {
   type LexicalNode,
   type PointType,
 } from "lexical";
-import { type PromptToken, tokenizePrompt } from "../prompt/promptTokens.ts";
 import { $createComposerCitationNode } from "./nodes/ComposerCitationNode.tsx";
 import { $createMentionNode } from "./nodes/MentionNode.tsx";
 import { $createSkillNode } from "./nodes/SkillNode.tsx";

@@ -9,6 +9,8 @@
  * the caret) stays plain text, so `@src/a.` is not chipped before the user types `ts`; it is
  * chipped once the caret leaves it (the caret-exit hook in `registerPromptTokenTransforms`).
  */
+
+import { type PromptToken, tokenizePrompt } from "@app/markdown";
 import {
   $getEditor,
   $getNodeByKey,
@@ -25,7 +27,6 @@ import {
   type PointType,
   TextNode,
 } from "lexical";
-import { type PromptToken, tokenizePrompt } from "../prompt/promptTokens.ts";
 import { $isComposerCitationNode } from "./nodes/ComposerCitationNode.tsx";
 import { $isMentionNode } from "./nodes/MentionNode.tsx";
 import { $isSkillNode } from "./nodes/SkillNode.tsx";

@@ -2,6 +2,8 @@
  * Keystroke cost in a composer holding 100 chips (jsdom; script time only, no layout/paint).
  * Run with `pnpm bench`. Real-browser keystroke-to-paint numbers are in README.md.
  */
+
+import { tokenizePrompt } from "@app/markdown";
 import { render } from "@testing-library/react";
 import {
   $getSelection,
@@ -10,7 +12,6 @@ import {
   type LexicalEditor,
 } from "lexical";
 import { bench, describe } from "vitest";
-import { tokenizePrompt } from "../prompt/promptTokens.ts";
 import { Composer } from "./Composer.tsx";
 import { $selectPromptOffsets, $setPromptText, PROMPT_REBUILD_TAG } from "./promptEditorState.ts";
 

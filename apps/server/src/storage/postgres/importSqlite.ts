@@ -130,6 +130,11 @@ const TABLES: {
       FROM message_search s JOIN messages m ON m.id = s.message_id WHERE s.text IS NOT NULL`,
     map: (row) => [...row.slice(0, 5), foldedSearchText(row[4] as string)],
   },
+  {
+    // Long messages not indexed yet: the background indexer of the PostgreSQL server does them.
+    name: "search_pending",
+    columns: [["message_id", "text"]],
+  },
 ];
 
 /** Copies every row of `sqlite` into the database at `url` (migrated first); returns row counts. */

@@ -10,7 +10,7 @@
 import type pg from "pg";
 import { CITATION_LINK_MARKER, citationEntriesOf } from "../citationIndex.ts";
 import { writeCitations } from "./pgCitations.ts";
-import { migrateSearchIndex } from "./pgSearch.ts";
+import { migrateSearchIndex, SEARCH_QUEUE_TABLE } from "./pgSearch.ts";
 
 /** Advisory lock keys (first key: this app's namespace). */
 export const LOCK_NAMESPACE = 0x63686174; // "chat"
@@ -189,6 +189,9 @@ export const PG_MIGRATIONS: readonly (string | ((client: pg.ClientBase) => Promi
   // 3: the find-in-thread index (issue 23, `pgSearch.ts`), as SQLite's migration 6: every
   // complete message's rendered text and its trigram index; existing messages are indexed here.
   migrateSearchIndex,
+  // 4: the queue of long messages the background indexer renders off the event loop
+  // (`searchIndexer.ts`): their row is written right after the transaction that finished them.
+  SEARCH_QUEUE_TABLE,
 ];
 
 /** Latest PostgreSQL schema version this build knows. */

@@ -12,7 +12,7 @@ import { pgCitationQueries } from "./pgCitationQueries.ts";
 import { pgEventQueries } from "./pgEvents.ts";
 import { pgMessageQueries } from "./pgMessages.ts";
 import { pgContext, type Run } from "./pgRun.ts";
-import { pgSearchQueries } from "./pgSearch.ts";
+import { pgSearchQueries, pgSearchQueue } from "./pgSearch.ts";
 import { pgThreadQueries } from "./pgThreads.ts";
 import { pgTurnQueue } from "./pgTurnQueue.ts";
 import { pgTurnQueries } from "./pgTurns.ts";
@@ -32,5 +32,6 @@ export function createPgQueries(run: Run, environmentId: () => string): ChatQuer
     ...pgEventQueries(ctx),
     ...pgCitationQueries(ctx),
     ...pgSearchQueries(ctx),
+    ...pgSearchQueue(ctx),
   };
 }

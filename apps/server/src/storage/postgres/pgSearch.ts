@@ -3,7 +3,9 @@
  * message's rendered text and its case fold, with a `pg_trgm` GIN index on the fold, so a
  * `LIKE '%…%'` on it is served by the index for queries of three characters or more; shorter
  * ones walk the thread in order (`(thread_id, seq)`). A message gets its row when it is created
- * complete or when it finishes (any outcome), in the same transaction.
+ * complete or when it finishes (any outcome), in the same transaction; a long one is queued there
+ * in `search_pending` instead and gets its row from the background indexer (`searchIndexer.ts`)
+ * right after, in order by `seq` like any other.
  *
  * `pg_trgm` is a trusted extension (PostgreSQL 13+), so the app's role may create it; where it
  * cannot (an older server, a locked-down role) the table stays without the trigram index and
@@ -14,6 +16,8 @@ import type { ChatQueries } from "../chatStore.ts";
 import {
   foldedSearchText,
   likeContains,
+  type QueuedSearchText,
+  SEARCH_INLINE_MAX_CHARS,
   type SearchCandidate,
   type SearchCandidateQuery,
   searchTextOf,
@@ -91,19 +95,69 @@ async function backfill(client: pg.ClientBase): Promise<void> {
   }
 }
 
-/** Indexes a message that is complete (created so, or finished); call in its transaction. */
+/** Migration 4: the queue of long messages the background indexer renders off the event loop. */
+export const SEARCH_QUEUE_TABLE = `
+  CREATE TABLE search_pending (
+    message_id TEXT COLLATE "C" PRIMARY KEY REFERENCES messages (id) ON DELETE CASCADE
+  );
+`;
+
+/**
+ * Indexes a message that is complete (created so, or finished); call in its transaction. A long
+ * one is queued for the background indexer instead.
+ */
 export async function indexPgMessage(
   ctx: PgContext,
   message: { id: string; threadId: string; seq: number; role: Role; markdown: string },
 ): Promise<void> {
-  const text = searchTextOf(message.role, message.markdown);
+  if (message.markdown.length > SEARCH_INLINE_MAX_CHARS) {
+    await ctx.run(
+      "queueSearchText",
+      "INSERT INTO search_pending (message_id) VALUES ($1) ON CONFLICT DO NOTHING",
+      [message.id],
+    );
+    return;
+  }
+  await writeIndexRow(ctx, message.id, searchTextOf(message.role, message.markdown));
+}
+
+/** The message's index row, with this rendered text. */
+async function writeIndexRow(ctx: PgContext, messageId: string, text: string): Promise<void> {
   await ctx.run(
     "indexMessage",
     `INSERT INTO message_search (message_id, thread_id, seq, role, text, folded)
-     VALUES ($1, $2, $3, $4, $5, $6)
+     SELECT id, thread_id, seq, role, $2, $3 FROM messages WHERE id = $1
      ON CONFLICT (message_id) DO UPDATE SET text = excluded.text, folded = excluded.folded`,
-    [message.id, message.threadId, message.seq, message.role, text, foldedSearchText(text)],
+    [messageId, text, foldedSearchText(text)],
   );
+}
+
+/** The background indexer's queries (`searchIndexer.ts`). */
+export function pgSearchQueue(
+  ctx: PgContext,
+): Pick<ChatQueries, "queuedSearchTexts" | "writeSearchText"> {
+  return {
+    queuedSearchTexts(limit: number): Promise<QueuedSearchText[]> {
+      return ctx.rows<QueuedSearchText>(
+        "queuedSearchTexts",
+        `SELECT m.id AS "messageId", m.role, m.text AS markdown
+         FROM search_pending p JOIN messages m ON m.id = p.message_id LIMIT $1`,
+        [limit],
+      );
+    },
+    // Called in a transaction: the DELETE locks the queue row, so a second process writing the
+    // same message waits, then finds it gone.
+    async writeSearchText(messageId: string, text: string): Promise<boolean> {
+      const dequeued = await ctx.rows(
+        "dequeueSearchText",
+        "DELETE FROM search_pending WHERE message_id = $1 RETURNING message_id",
+        [messageId],
+      );
+      if (dequeued.length === 0) return false;
+      await writeIndexRow(ctx, messageId, text);
+      return true;
+    },
+  };
 }
 
 /** Rows read in thread order before a rarer pattern goes to the trigram index instead. */

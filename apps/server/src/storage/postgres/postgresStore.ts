@@ -20,6 +20,7 @@ import type {
   LiveDelta,
   LiveDeltaSink,
 } from "../chatStore.ts";
+import { withSearchIndexer } from "../searchIndexer.ts";
 import { isStorageFault, translateStorageError } from "../storageErrors.ts";
 import {
   decodeLiveDelta,
@@ -68,7 +69,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     await core.close();
     throw error;
   }
-  return {
+  return withSearchIndexer({
     ...core.queries,
     kind: "postgres",
     shared: true,
@@ -82,7 +83,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     shareLiveDelta: (threadId, event) => core.live.add(threadId, event),
     onLiveDeltas: (sink) => core.onLiveDeltas(sink),
     close: () => core.close(),
-  };
+  });
 }
 
 /** The pool, the LISTEN connection and the per-thread event readers. */

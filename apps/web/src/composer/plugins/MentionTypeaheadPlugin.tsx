@@ -4,6 +4,8 @@
  * ArrowUp/ArrowDown move, Enter or Tab pick (the `@partial` word becomes a mention chip followed
  * by a space), Escape closes the list until the caret leaves that `@` word.
  */
+
+import { findMentionQuery, tokenizePrompt } from "@app/markdown";
 import { useLexicalComposerContext } from "@lexical/react/LexicalComposerContext";
 import {
   $createTextNode,
@@ -21,7 +23,6 @@ import {
   mergeRegister,
 } from "lexical";
 import { type JSX, useCallback, useEffect, useId, useRef, useState } from "react";
-import { findMentionQuery, tokenizePrompt } from "../../prompt/promptTokens.ts";
 import { $createMentionNode } from "../nodes/MentionNode.tsx";
 import { PROMPT_REBUILD_TAG } from "../promptEditorState.ts";
 
