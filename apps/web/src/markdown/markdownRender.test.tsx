@@ -4,6 +4,7 @@
  * plus, in user messages, the step that makes chips of citation links Markdown does not see
  * (citationLinksInText.ts), run as a rehype plugin.
  */
+import { citationLinkFixture } from "@app/citations/testing";
 import { chipCitationLinksInText, markdownUrlTransform, remarkPromptTokens } from "@app/markdown";
 import fc from "fast-check";
 import type { Root } from "hast";
@@ -50,8 +51,7 @@ function ours(source: string, offset: number, flavor: MarkdownFlavor): string {
   return renderToStaticMarkup(renderMarkdownTree(parseMarkdownBlock(source, offset, flavor)));
 }
 
-const CITATION =
-  "[Assistant quote](t3-citation://v1/env/thread/message?text=quoted+words&start=0&end=12&prefix=&suffix=)";
+const CITATION = citationLinkFixture({ text: "quoted words" });
 
 const CORPUS = [
   "",
