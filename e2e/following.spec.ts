@@ -205,6 +205,51 @@ test("a reply that lands in one burst as its turn ends is followed to its last l
   expect(Math.max(overhang.line, overhang.copy)).toBeLessThanOrEqual(1);
 });
 
+// The list's content is as tall as the sum of the rows it measured. When it misses a row's growth
+// (seen once in CI: a first reply from the home page stopped 111 px short of its end), the row
+// overflows the content and no size the app observes changes. Here the list's measurements of its
+// rows are dropped (its ResizeObserver entries for row containers) and the last reply grows.
+test("the last lines of a reply the list did not measure are brought into view", async ({
+  page,
+}) => {
+  await page.addInitScript(() => {
+    const Native = window.ResizeObserver;
+    const rowContainer = (target: Element) => target.matches(".timeline__content > div > div");
+    window.ResizeObserver = class extends Native {
+      constructor(callback: ResizeObserverCallback) {
+        super((entries, observer) => {
+          const dropping = (window as { dropRowMeasurements?: boolean }).dropRowMeasurements;
+          const kept = dropping ? entries.filter((entry) => !rowContainer(entry.target)) : entries;
+          if (kept.length > 0) callback(kept, observer);
+        });
+      }
+    };
+  });
+  await page.goto("/");
+  await sendPrompt(page, "A reply that outgrows its measured row");
+  await expect(page).toHaveURL((url) => THREAD_PATH.test(url.pathname));
+  await expect(assistantBodies(page).last()).toContainText(DEMO_ANSWER_END);
+  await settle(page);
+  const scroller = page.locator(".timeline__scroller");
+  const distanceToEnd = () =>
+    scroller.evaluate((el) => Math.round(el.scrollHeight - el.scrollTop - el.clientHeight));
+  expect(await distanceToEnd()).toBeLessThanOrEqual(1);
+  const before = await scroller.evaluate((el) => el.scrollHeight);
+  await assistantBodies(page)
+    .last()
+    .evaluate((body) => {
+      (window as { dropRowMeasurements?: boolean }).dropRowMeasurements = true;
+      const late = document.createElement("p");
+      late.textContent = "Late lines the list did not measure.";
+      late.style.height = "400px";
+      body.append(late);
+    });
+  // The row overflows the content: the thread is longer, and the view follows it there.
+  await expect.poll(() => scroller.evaluate((el) => el.scrollHeight)).toBeGreaterThan(before + 300);
+  await expect.poll(distanceToEnd).toBeLessThanOrEqual(1);
+  await expect(page.getByText("Late lines the list did not measure.")).toBeInViewport();
+});
+
 // Issue 21 item 1, third point: with the list aligned at the end, Legend List re-aimed its opening
 // scroll on every data change, so the pressed words moved 24-102 px (src/timeline/README.md).
 test("a press on the first reply of a brand-new thread freezes the view for the whole gesture", async ({

@@ -44,7 +44,9 @@ function Harness({ follow }: { follow: boolean }) {
   return (
     <section ref={rootRef}>
       <div ref={scrollerRef} data-testid="scroller">
-        <div className="content" />
+        <div className="content">
+          <div data-testid="row">First words</div>
+        </div>
       </div>
     </section>
   );
@@ -95,5 +97,24 @@ describe("useStickToEnd", () => {
     rerender(<Harness follow />);
     grow(scroller, 1400);
     expect(scroller.scrollTop).toBe(900);
+  });
+
+  it("checks the end when a row's DOM changes though no observed size did (a missed measurement)", async () => {
+    // The content's height is the list's sum of measured rows: when the list misses the last
+    // row's growth, only the scroller's scrollHeight (its overflow) says the end moved.
+    const { getByTestId, rerender } = render(<Harness follow />);
+    const scroller = getByTestId("scroller");
+    layout(scroller, 1000, 500);
+    Object.defineProperty(scroller, "scrollHeight", { configurable: true, value: 1111 });
+    getByTestId("row").append(" and the last lines of the reply");
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+    expect(scroller.scrollTop).toBe(611);
+
+    // Not while the policy does not pin the end.
+    rerender(<Harness follow={false} />);
+    Object.defineProperty(scroller, "scrollHeight", { configurable: true, value: 1300 });
+    getByTestId("row").append(document.createElement("table"));
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+    expect(scroller.scrollTop).toBe(611);
   });
 });

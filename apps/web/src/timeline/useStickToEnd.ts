@@ -8,6 +8,13 @@
  * again. This hook watches the content's and the view's sizes itself: whenever either changes
  * while the policy pins the end, it scrolls to the end, however far the end moved. Whether to pin
  * is the policy's alone (a press, a selection, a fold or a jump turns it off at once).
+ *
+ * Sizes alone are not enough: the content's height is the list's own sum of the rows it
+ * measured, so when the list misses a row's growth (the last lines and the Copy button of a
+ * just-completed reply), the content keeps its old height while the row overflows it, and no
+ * size we observe changes. So a change of the rows' DOM (text streamed in, a table or the
+ * message actions rendered) also checks the end, once per frame, against the scroller's
+ * `scrollHeight`, which counts that overflow.
  */
 import { type RefObject, useEffect, useRef } from "react";
 import { isAtEnd } from "./followPolicy.ts";
@@ -30,7 +37,7 @@ export function useStickToEnd(
   useEffect(() => {
     const root = rootRef.current;
     if (root === null || typeof ResizeObserver === "undefined") return;
-    const observer = new ResizeObserver(() => {
+    const pinIfNeeded = () => {
       const { getScroller: scrollerOf, shouldPin: pin, onResize: resized } = latest.current;
       const scroller = scrollerOf();
       if (scroller === null) return;
@@ -38,6 +45,16 @@ export function useStickToEnd(
         scroller.scrollTop = scroller.scrollHeight - scroller.clientHeight;
       }
       resized?.();
+    };
+    const observer = new ResizeObserver(pinIfNeeded);
+    // Row DOM changes: one check in the next frame, after the browser laid them out.
+    let frame: number | null = null;
+    const rowsChanged = new MutationObserver(() => {
+      if (frame !== null) return;
+      frame = requestAnimationFrame(() => {
+        frame = null;
+        pinIfNeeded();
+      });
     });
     let observed: Element | null = null;
     let observedScroller: Element | null = null;
@@ -45,8 +62,12 @@ export function useStickToEnd(
       const content = root.querySelector(contentSelector);
       if (content !== observed) {
         if (observed !== null) observer.unobserve(observed);
+        rowsChanged.disconnect();
         observed = content;
-        if (content !== null) observer.observe(content);
+        if (content !== null) {
+          observer.observe(content);
+          rowsChanged.observe(content, { childList: true, subtree: true, characterData: true });
+        }
       }
       const scroller = latest.current.getScroller();
       if (scroller !== observedScroller) {
@@ -62,6 +83,8 @@ export function useStickToEnd(
     return () => {
       observer.disconnect();
       mutations.disconnect();
+      rowsChanged.disconnect();
+      if (frame !== null) cancelAnimationFrame(frame);
     };
   }, [rootRef, contentSelector]);
 }
