@@ -45,9 +45,12 @@ async function settle(page: Page): Promise<void> {
 
 /**
  * Where the newest answer's last line and its Copy button sit, in px below the bottom of the
- * timeline's visible box (<= 0: in view), and how far the view is from the end.
+ * timeline's visible box (<= 0: in view), how far the view is from the end, and whether the
+ * follow policy still follows (`held`: it stopped; tells a miss of the list from a stopped mode).
  */
-async function replyOverhang(page: Page): Promise<{ line: number; copy: number; end: number }> {
+async function replyOverhang(
+  page: Page,
+): Promise<{ line: number; copy: number; end: number; held: boolean }> {
   return page
     .locator('[data-role="assistant"][data-kind="answer"]')
     .last()
@@ -56,7 +59,12 @@ async function replyOverhang(page: Page): Promise<{ line: number; copy: number; 
       const body = row.querySelector("[data-assistant-citation-source]");
       const copy = row.querySelector(".message__actions button");
       if (scroller === null || body === null || copy === null) {
-        return { line: Number.POSITIVE_INFINITY, copy: Number.POSITIVE_INFINITY, end: -1 };
+        return {
+          line: Number.POSITIVE_INFINITY,
+          copy: Number.POSITIVE_INFINITY,
+          end: -1,
+          held: false,
+        };
       }
       const bottom = scroller.getBoundingClientRect().bottom;
       const lastLine = body.lastElementChild ?? body;
@@ -64,6 +72,7 @@ async function replyOverhang(page: Page): Promise<{ line: number; copy: number; 
         line: Math.round(lastLine.getBoundingClientRect().bottom - bottom),
         copy: Math.round(copy.getBoundingClientRect().bottom - bottom),
         end: Math.round(scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight),
+        held: scroller.closest("[data-following-held]") !== null,
       };
     });
 }
@@ -109,7 +118,7 @@ test("the first reply in 6 fresh browsers, sent after citing from higher up, is 
   test.setTimeout(180_000);
   const paths: string[] = [];
   for (let run = 0; run < RUNS; run++) paths.push(await threadWithOneReply(page, run));
-  const misses: { run: number; line: number; copy: number; end: number }[] = [];
+  const misses: { run: number; line: number; copy: number; end: number; held: boolean }[] = [];
   for (const [run, path] of paths.entries()) {
     // A freshly launched browser each time: empty caches, nothing compiled or loaded yet, and
     // (throttled) a busy machine, where everything runs slower than it will later.
@@ -155,7 +164,7 @@ test("the first reply in 10 fresh browsers, sent from the home page, is followed
   playwright,
 }) => {
   test.setTimeout(240_000);
-  const misses: { run: number; line: number; copy: number; end: number }[] = [];
+  const misses: { run: number; line: number; copy: number; end: number; held: boolean }[] = [];
   for (let run = 0; run < 10; run++) {
     const browser = await playwright.chromium.launch(CHROMIUM_LAUNCH);
     const context = await browser.newContext({
