@@ -2,7 +2,7 @@
  * Assistant citations end to end, against the demo provider: selecting answer text offers
  * "Cite in composer", which inserts a chip and opens its comment editor; the sent message shows a
  * read-only chip, the provider received the expanded citation, and clicking the chip reveals and
- * highlights the cited text (also in older history of the seeded 2,000-turn thread, after
+ * highlights the cited text, which stays when the list settles back at its end on its own (also in older history of the seeded 2,000-turn thread, after
  * loading one window around it; deeper jumps are in navigation.spec.ts). Model output never renders a chip.
  * A user's link inside a code span or after `\[` is a chip too, and a chip clicked at the end
  * while a reply streams keeps its source in view.
@@ -99,6 +99,20 @@ test("cite answer text, comment on it, send it, and follow the chip back to the 
   await expect(row(page, sourceId!)).not.toHaveAttribute("data-citation-highlighted", "true");
   await sentChip.click();
   await expect.poll(() => page.evaluate(() => CSS.highlights.has("assistant-citation"))).toBe(true);
+  await expect(row(page, sourceId!)).toHaveAttribute("data-citation-highlighted", "true");
+
+  // The list settling back at its end on its own a moment after the click (CI: a reply's last
+  // chunks) is not the reader going back to the latest: the citation and its highlight stay.
+  await page.locator(".timeline__scroller").evaluate(
+    (scroller) =>
+      new Promise<void>((resolve) => {
+        scroller.scrollTop = scroller.scrollHeight;
+        // The scroll event is handled in the next frame.
+        requestAnimationFrame(() => requestAnimationFrame(() => resolve()));
+      }),
+  );
+  await expect(page).toHaveURL(/#assistant-citation=[A-Za-z0-9_-]+$/);
+  expect(await highlightedText(page)).toEqual([paragraphText]);
   await expect(row(page, sourceId!)).toHaveAttribute("data-citation-highlighted", "true");
 });
 

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useLayoutEffect, useMemo, useRef, useState } from "react";
 import {
   AssistantCitationSource,
   AssistantCitationWarning,
@@ -76,7 +76,9 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
   const { activation, clockFor, leaveCitation } = useCitationActivation(here);
 
   // A citation jump leaves the end: a reply streaming meanwhile must not pull the view back.
-  useEffect(() => {
+  // Held in the commit that arms leaving the citation (layout phase, before any scroll event),
+  // so no scroll between them is taken for the reader's on the strength of the chip's click.
+  useLayoutEffect(() => {
     if (activation !== null) timelineRef.current?.holdFollowing();
   }, [activation]);
 

@@ -5,10 +5,16 @@ import { useFollowPolicy } from "./useFollowPolicy.ts";
 
 let dispatch: ReturnType<typeof useFollowPolicy>["dispatch"] = () => {};
 
-function Harness({ placed = false }: { placed?: boolean }) {
+function Harness({
+  placed = false,
+  onReaderReachedEnd,
+}: {
+  placed?: boolean;
+  onReaderReachedEnd?: () => void;
+}) {
   const rootRef = useRef<HTMLElement>(null);
   const scrollerRef = useRef<HTMLDivElement>(null);
-  const policy = useFollowPolicy(rootRef, () => scrollerRef.current, placed);
+  const policy = useFollowPolicy(rootRef, () => scrollerRef.current, placed, onReaderReachedEnd);
   dispatch = policy.dispatch;
   return (
     <section
@@ -100,6 +106,29 @@ describe("useFollowPolicy", () => {
     expect(root).not.toHaveAttribute("data-following");
     scrollTo(getByTestId("scroller"), 0);
     expect(root).toHaveAttribute("data-following");
+  });
+
+  it("the press that started a jump does not make the list's return to the end the reader's", () => {
+    let reachedEnd = 0;
+    const { container, getByTestId } = render(<Harness onReaderReachedEnd={() => reachedEnd++} />);
+    const scroller = getByTestId("scroller");
+    const chip = container.querySelector("p")!;
+    scrollTo(scroller, 0);
+    // A chip clicked away from the end starts a citation jump, which holds following.
+    scrollTo(scroller, 500);
+    fireEvent.pointerDown(chip);
+    fireEvent.pointerUp(document);
+    act(() => dispatch({ type: "hold" }));
+    // The jump's scroll moves up; then the list settles back at its end on its own, within a
+    // second of the click (CI: the citation was left and its highlight removed).
+    scrollTo(scroller, 700);
+    scrollTo(scroller, 0);
+    expect(reachedEnd).toBe(0);
+    // The reader's own scrolling back to the end after the jump still counts.
+    scrollTo(scroller, 300);
+    fireEvent.wheel(scroller, { deltaY: 40 });
+    scrollTo(scroller, 0);
+    expect(reachedEnd).toBe(1);
   });
 
   it("the list's own upward correction keeps following; a scripted move up stops it", () => {

@@ -59,8 +59,14 @@ export function useFollowPolicy(
   latestScroller.current = getScroller;
   const latestReachedEnd = useRef(onReaderReachedEnd);
   latestReachedEnd.current = onReaderReachedEnd;
+  // When the reader last pressed, wheeled or typed in the timeline.
+  const lastReaderInput = useRef(Number.NEGATIVE_INFINITY);
 
   const dispatch = useCallback((event: FollowEvent) => {
+    // A citation jump moves the view for the reader: the press or key that started it (a chip
+    // clicked a moment ago) must not make the scrolls after it theirs, or the list settling back
+    // at the end would count as the reader reaching it (and leave the citation).
+    if (event.type === "hold") lastReaderInput.current = Number.NEGATIVE_INFINITY;
     const next = followReducer(stateRef.current, event);
     if (next === stateRef.current) return;
     stateRef.current = next;
@@ -77,12 +83,11 @@ export function useFollowPolicy(
     if (root === null) return;
     const document = root.ownerDocument;
     const inside = (target: EventTarget | null) => target instanceof Node && root.contains(target);
-    let lastReaderInput = Number.NEGATIVE_INFINITY;
     let wasAtEnd = true;
     let lastScrollTop = latestScroller.current()?.scrollTop ?? 0;
     let lastScrollHeight = latestScroller.current()?.scrollHeight ?? 0;
     const readerInput = () => {
-      lastReaderInput = performance.now();
+      lastReaderInput.current = performance.now();
     };
     const atEnd = () => {
       const scroller = latestScroller.current();
@@ -118,7 +123,7 @@ export function useFollowPolicy(
       setAwayFromEnd(distanceFromEnd(scroller) > AWAY_FROM_END_PX);
       const atEndNow = isAtEnd(scroller);
       const byReader =
-        stateRef.current.pressed || performance.now() - lastReaderInput < READER_INPUT_MS;
+        stateRef.current.pressed || performance.now() - lastReaderInput.current < READER_INPUT_MS;
       // The list itself moves the view up when rows above are measured smaller than estimated,
       // and then the content's height changes with it. A move up with the reader's input, with
       // no layout change (a script, assistive technology), or of more than half a view, leaves
