@@ -2,8 +2,9 @@
  * Assistant citations end to end, against the demo provider: selecting answer text offers
  * "Cite in composer", which inserts a chip and opens its comment editor; the sent message shows a
  * read-only chip, the provider received the expanded citation, and clicking the chip reveals and
- * highlights the cited text, which stays when the list settles back at its end on its own (also in older history of the seeded 2,000-turn thread, after
- * loading one window around it; deeper jumps are in navigation.spec.ts). Model output never renders a chip.
+ * highlights the cited text, which stays when the list settles back at its end on its own (also
+ * in older history of the seeded 2,000-turn thread, after loading one window around it; deeper
+ * jumps are in navigation.spec.ts). Model output never renders a chip.
  * A user's link inside a code span or after `\[` is a chip too, and a chip clicked at the end
  * while a reply streams keeps its source in view.
  */
