@@ -19,6 +19,7 @@ import {
 } from "../packages/citations/src/index.ts";
 import {
   composer,
+  controlThreadEvents,
   createThreadFromUi,
   DEMO_ANSWER_END,
   expect,
@@ -264,6 +265,68 @@ test("a chip citing another thread opens it and highlights; one citing another e
   await expect(page).toHaveURL(new RegExp(`/${threadId}$`));
   await expect(otherThread).toBeInViewport();
   await expect(otherThread).toBeFocused();
+});
+
+test("a chip pressed while the reply under it streams stays put and opens its source", async ({
+  page,
+  rig,
+}) => {
+  test.setTimeout(90_000);
+  const links = await deepLinks(page, rig);
+  const deep = links.get(rig.seededTurns - 300)!;
+  const events = await controlThreadEvents(page);
+  const threadId = await createThreadFromUi(page);
+  await events.hold(true);
+  const elsewhere = serializeAssistantCitation({ ...deep, comment: "From the long thread" });
+  const sent = await page.request.post(`/api/threads/${threadId}/turns`, {
+    data: { input: `Three points first:\n\n- one\n- two\n- three\n\nThen compare ${elsewhere}` },
+  });
+  expect(sent.ok()).toBe(true);
+  const chip = page.getByRole("link", {
+    name: "Assistant quote from another thread: From the long thread",
+    exact: true,
+  });
+  const scroller = page.locator(".timeline__scroller");
+  const scrollTop = () => scroller.evaluate((element) => element.scrollTop);
+  const contentHeight = () => scroller.evaluate((element) => element.scrollHeight);
+  // The reply streams in until the view, following it, has scrolled (the chip still shown).
+  await expect
+    .poll(
+      async () => {
+        await events.release(1);
+        return scrollTop();
+      },
+      { intervals: [50], timeout: 30_000 },
+    )
+    .toBeGreaterThan(0);
+  // Inside the timeline's box (not under the thread header): the press is in the timeline.
+  const view = (await scroller.boundingBox())!;
+  const box = (await chip.boundingBox())!;
+  expect(box.y).toBeGreaterThan(view.y);
+  expect(box.y + box.height).toBeLessThan(view.y + view.height);
+  // Pressed right after a chunk moved the view to the end; more chunks land while it is held.
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  const pressedHeight = await contentHeight();
+  await expect
+    .poll(
+      async () => {
+        await events.release(1);
+        return contentHeight();
+      },
+      { intervals: [50], timeout: 30_000 },
+    )
+    .toBeGreaterThan(pressedHeight);
+  await page.evaluate(
+    () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))),
+  );
+  // Nothing moved under the pointer, so the release lands on the chip and the click opens it.
+  expect((await chip.boundingBox())!.y).toBe(box.y);
+  await page.mouse.up();
+  await expect(page).toHaveURL(new RegExp(`/${rig.seededThreadId}#assistant-citation=`));
+  await expectHighlightedInView(page, rig.seededTurns - 300);
+  await events.hold(false);
+  await events.release(10_000);
 });
 
 test("Back returns to the clicked chip; Forward reveals the source again", async ({

@@ -33,6 +33,7 @@ import {
   type TimelineRowsInput,
 } from "./timelineRows.ts";
 import { useFollowPolicy } from "./useFollowPolicy.ts";
+import { useHoldListOnPress } from "./useHoldListOnPress.ts";
 import { usePromptSizeClasses } from "./usePromptSizeClasses.ts";
 import { useStickToEnd } from "./useStickToEnd.ts";
 import { useTurnFolds } from "./useTurnFolds.ts";
@@ -220,6 +221,7 @@ export const Timeline = memo(function Timeline({
     [followPolicy.stateRef],
   );
   useStickToEnd(wrapperRef, getScroller, ".timeline__content", shouldPin, followPolicy.measure);
+  useHoldListOnPress(followPolicy.state.pressed, listRef, getScroller);
   const awayFromEnd = followPolicy.awayFromEnd;
   useEffect(() => {
     onAwayFromEndChange?.(awayFromEnd);

@@ -1,0 +1,27 @@
+/**
+ * A press in the timeline holds the view where it is (followPolicy.ts: nothing may move under a
+ * pressed pointer). The stick-to-end net and `maintainScrollAtEnd` stop at once, but Legend List
+ * keeps scrolls to the end of its own that know nothing of a press: the opening
+ * `initialScrollAtEnd` target, which it aims at the end again whenever the content grows while
+ * the view is there, and a scroll to the end still in flight (which adds the last row's growth).
+ * Either moved a chip 36 px up between the press and the release while a reply streamed, so the
+ * click landed beside it and nothing opened. A request for another position cancels both
+ * (Legend List 3.x), so a press asks for the position the view already has: nothing moves.
+ */
+import type { LegendListRef } from "@legendapp/list/react";
+import { type RefObject, useLayoutEffect } from "react";
+
+/** While `pressed` turns true, pins Legend List to the scroller's current offset (see above). */
+export function useHoldListOnPress(
+  pressed: boolean,
+  listRef: RefObject<LegendListRef | null>,
+  getScroller: () => HTMLElement | null,
+): void {
+  useLayoutEffect(() => {
+    if (!pressed) return;
+    const scroller = getScroller();
+    const list = listRef.current;
+    if (scroller === null || list === null) return;
+    void list.scrollToOffset({ offset: scroller.scrollTop, animated: false });
+  }, [pressed, listRef, getScroller]);
+}
