@@ -221,7 +221,7 @@ export const Timeline = memo(function Timeline({
     [followPolicy.stateRef],
   );
   useStickToEnd(wrapperRef, getScroller, ".timeline__content", shouldPin, followPolicy.measure);
-  useHoldListOnPress(followPolicy.state.pressed, listRef, getScroller);
+  useHoldListOnPress(followPolicy.state, listRef, getScroller);
   const awayFromEnd = followPolicy.awayFromEnd;
   useEffect(() => {
     onAwayFromEndChange?.(awayFromEnd);

@@ -9,19 +9,28 @@
  * (Legend List 3.x), so a press asks for the position the view already has: nothing moves.
  */
 import type { LegendListRef } from "@legendapp/list/react";
-import { type RefObject, useLayoutEffect } from "react";
+import { type RefObject, useLayoutEffect, useRef } from "react";
+import type { FollowState } from "./followPolicy.ts";
 
-/** While `pressed` turns true, pins Legend List to the scroller's current offset (see above). */
+/**
+ * When a press ends following, pins Legend List to the scroller's current offset (see above).
+ * Only then: Legend List scrolls to the end on its own only while the view follows, and only
+ * when the content is taller than the view.
+ */
 export function useHoldListOnPress(
-  pressed: boolean,
+  state: FollowState,
   listRef: RefObject<LegendListRef | null>,
   getScroller: () => HTMLElement | null,
 ): void {
+  const previous = useRef(state);
   useLayoutEffect(() => {
-    if (!pressed) return;
+    const wasFollowing = previous.current.following && !previous.current.pressed;
+    previous.current = state;
+    if (!state.pressed || !wasFollowing) return;
     const scroller = getScroller();
     const list = listRef.current;
     if (scroller === null || list === null) return;
+    if (scroller.scrollHeight <= scroller.clientHeight) return;
     void list.scrollToOffset({ offset: scroller.scrollTop, animated: false });
-  }, [pressed, listRef, getScroller]);
+  }, [state, listRef, getScroller]);
 }
