@@ -2,8 +2,10 @@
  * The way back and forward after a jump, as Slack and Discord offer it: **Back to where you
  * were** (after a chip click; it is the browser's Back, so both return to the clicked chip) and
  * **Jump to latest** (while a detached window of older history is shown, or the reader is away
- * from the end; one step back to the newest messages). Floats over the bottom of the timeline,
- * as compact one-line pills.
+ * from the end; one step back to the newest messages). A strip between the timeline and the
+ * composer, shown only while they apply (so it never covers message text), of compact one-line
+ * pills; it resizes the timeline, so the away-from-end it follows holds still while a pointer is
+ * pressed in the timeline (useFollowPolicy.ts).
  */
 import { memo } from "react";
 

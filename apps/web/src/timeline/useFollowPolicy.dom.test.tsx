@@ -146,6 +146,28 @@ describe("useFollowPolicy", () => {
     expect(root).not.toHaveAttribute("data-following");
   });
 
+  it("holds away-from-end while a pointer is pressed and reads it again on release", () => {
+    const { container, getByTestId } = render(<Harness />);
+    const root = container.querySelector("section")!;
+    const scroller = getByTestId("scroller");
+    const toggle = container.querySelector("p")!;
+    scrollTo(scroller, 0);
+    // A scroll lands between the press and its release (CI: Playwright scrolled a chip's
+    // "Hide full quote" to the bottom edge and pressed it): the Jump to latest strip must not
+    // appear under the pointer, or the release lands on it and the click is lost.
+    fireEvent.pointerDown(toggle);
+    scrollTo(scroller, 300);
+    expect(root).not.toHaveAttribute("data-away");
+    fireEvent.pointerUp(document);
+    expect(root).toHaveAttribute("data-away");
+    // Nor may it disappear under a press (the view grows and the words move down).
+    fireEvent.pointerDown(toggle);
+    scrollTo(scroller, 0);
+    expect(root).toHaveAttribute("data-away");
+    fireEvent.pointerCancel(document);
+    expect(root).not.toHaveAttribute("data-away");
+  });
+
   it("ignores presses outside the timeline", () => {
     const { container } = render(<Harness />);
     act(() => {

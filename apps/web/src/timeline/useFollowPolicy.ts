@@ -5,6 +5,11 @@
  *
  * The state is kept in a ref as well as in React state: the stick-to-end net reads the ref, so a
  * press freezes the view at once, before React has rendered the new state.
+ *
+ * "Away from the end" holds still while a pointer is pressed in the timeline and is read again on
+ * release: it shows or hides the Jump to latest strip, which resizes the view, and a strip
+ * appearing under a held pointer took its release (and so the click: a chip's "Show full quote"
+ * pressed just as a scroll left the end did nothing).
  */
 import { type RefObject, useCallback, useEffect, useRef, useState } from "react";
 import {
@@ -38,7 +43,10 @@ export type FollowPolicyHandle = {
   /** Always the latest state (read by the stick-to-end net between renders). */
   stateRef: RefObject<FollowState>;
   dispatch(event: FollowEvent): void;
-  /** True while the view is more than {@link AWAY_FROM_END_PX} from the end. */
+  /**
+   * True while the view is more than {@link AWAY_FROM_END_PX} from the end (held while a pointer
+   * is pressed in the timeline, read again on release).
+   */
   awayFromEnd: boolean;
   /** Reads the scroller again (after the content changed size without a scroll event). */
   measure(): void;
@@ -75,7 +83,9 @@ export function useFollowPolicy(
 
   const measure = useCallback(() => {
     const scroller = latestScroller.current();
-    if (scroller !== null) setAwayFromEnd(distanceFromEnd(scroller) > AWAY_FROM_END_PX);
+    // Never while pressed: the strip it shows or hides would move the view under the pointer.
+    if (scroller === null || stateRef.current.pressed) return;
+    setAwayFromEnd(distanceFromEnd(scroller) > AWAY_FROM_END_PX);
   }, []);
 
   useEffect(() => {
@@ -101,6 +111,7 @@ export function useFollowPolicy(
     const onPointerUp = () => {
       if (!stateRef.current.pressed) return;
       dispatch({ type: "release", atEnd: atEnd(), selecting: selectionTouches(root) });
+      measure();
     };
     const onSelectionChange = () => {
       if (selectionTouches(root)) dispatch({ type: "select" });
@@ -120,7 +131,7 @@ export function useFollowPolicy(
     const onScroll = (event: Event) => {
       const scroller = latestScroller.current();
       if (scroller === null || event.target !== scroller) return;
-      setAwayFromEnd(distanceFromEnd(scroller) > AWAY_FROM_END_PX);
+      measure();
       const atEndNow = isAtEnd(scroller);
       const byReader =
         stateRef.current.pressed || performance.now() - lastReaderInput.current < READER_INPUT_MS;
@@ -154,7 +165,7 @@ export function useFollowPolicy(
       root.removeEventListener("keydown", onKeyDown as EventListener);
       root.removeEventListener("scroll", onScroll, { capture: true });
     };
-  }, [rootRef, dispatch]);
+  }, [rootRef, dispatch, measure]);
 
   return { state, stateRef, dispatch, awayFromEnd, measure };
 }
