@@ -219,13 +219,18 @@ test("a missing message warns that it is gone; a failed request offers Retry", a
   await expect(failed).toHaveCount(0);
 });
 
+/** The citation of the seeded thread's answer 300 turns back, cited from a new thread. */
+async function answerCitedFromNewThread(page: Page, rig: RigState): Promise<AssistantCitation> {
+  const links = await deepLinks(page, rig);
+  return links.get(rig.seededTurns - 300)!;
+}
+
 test("a chip citing another thread opens it and highlights; one citing another environment only says so", async ({
   page,
   rig,
 }) => {
   test.setTimeout(90_000);
-  const links = await deepLinks(page, rig);
-  const deep = links.get(rig.seededTurns - 300)!;
+  const deep = await answerCitedFromNewThread(page, rig);
   const threadId = await createThreadFromUi(page);
   const elsewhere = serializeAssistantCitation({ ...deep, comment: "From the long thread" });
   const foreign = serializeAssistantCitation({
@@ -272,8 +277,7 @@ test("a chip pressed while the reply under it streams stays put and opens its so
   rig,
 }) => {
   test.setTimeout(90_000);
-  const links = await deepLinks(page, rig);
-  const deep = links.get(rig.seededTurns - 300)!;
+  const deep = await answerCitedFromNewThread(page, rig);
   const events = await controlThreadEvents(page);
   const threadId = await createThreadFromUi(page);
   await events.hold(true);
