@@ -2,10 +2,12 @@
  * Entry point: `pnpm --filter @app/server start` (behind `npm start`). Also exports
  * {@link startServer} for tests, benchmarks and the e2e rig.
  */
+
 import type { AddressInfo } from "node:net";
 import { pathToFileURL } from "node:url";
 import { serve } from "@hono/node-server";
 import { ConfigError, loadConfig, requireTokenOffLoopback, type ServerConfig } from "./config.ts";
+import { ConversationChanges } from "./domain/conversationChanges.ts";
 import { ThreadEventLog } from "./domain/events.ts";
 import { ProviderService } from "./domain/providerService.ts";
 import { ThreadService } from "./domain/threadService.ts";
@@ -81,10 +83,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   });
   await provider.ready();
   const threads = new ThreadService(store);
+  const changes = new ConversationChanges({ store, events, provider });
   const connections = new SseConnections();
   const app = createApp({
     threads,
     provider,
+    changes,
     events,
     files: new WorkspaceFileIndex(config.workspaceDir),
     connections,

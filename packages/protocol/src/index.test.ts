@@ -75,6 +75,7 @@ const events: ServerEvent[] = [
       ranges: [{ text: "world", start: 6, end: 11, prefix: "hello ", suffix: "" }],
     },
   },
+  { type: "thread.path", messageId: "m2" },
 ];
 
 describe("ServerEventSchema", () => {

@@ -32,6 +32,10 @@ export const ErrorCodeSchema = z.enum([
   "internal_error",
   "shutting_down",
   "storage_unavailable",
+  "version_out_of_range",
+  "not_editable",
+  "message_not_shown",
+  "message_of_other_thread",
 ]);
 export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
 
@@ -151,6 +155,13 @@ export const MessageSchema = z.object({
    * (events, user messages). `{ count: 0, ranges: [] }` when nothing cites it.
    */
   citedBy: CitedBySchema.optional(),
+  /**
+   * Versions (DESIGN.md section 8): set only on a message with several versions (an edited
+   * prompt, a regenerated answer). `version` is this one's number, 1-based in creation order;
+   * `versions` how many there are.
+   */
+  version: z.number().int().positive().optional(),
+  versions: z.number().int().positive().optional(),
 });
 export type Message = z.infer<typeof MessageSchema>;
 
@@ -252,6 +263,44 @@ export const SendTurnBodySchema = z.object({ input: z.string() }).strict();
 export const SendTurnResponseSchema = z.object({ turn: TurnSchema, message: MessageSchema });
 export type SendTurnResponse = z.infer<typeof SendTurnResponseSchema>;
 
+/**
+ * Conversations that change (DESIGN.md section 8).
+ * `POST /api/threads/:threadId/messages/:messageId/edit` `{ input }`: a new version of a sent
+ * prompt, run as a new turn (201, as `SendTurnResponse` plus `stoppedTurnId`: a later turn that
+ * was still running and was stopped first, else null).
+ */
+export const EditMessageBodySchema = z.object({ input: z.string() }).strict();
+export const EditMessageResponseSchema = z.object({
+  turn: TurnSchema,
+  message: MessageSchema,
+  stoppedTurnId: z.string().nullable(),
+});
+export type EditMessageResponse = z.infer<typeof EditMessageResponseSchema>;
+/** `POST .../messages/:messageId/regenerate` `{}`: a new version of an answer (201 `{ turn }`). */
+export const RegenerateResponseSchema = z.object({
+  turn: TurnSchema,
+  stoppedTurnId: z.string().nullable(),
+});
+export type RegenerateResponse = z.infer<typeof RegenerateResponseSchema>;
+/**
+ * `POST .../messages/:messageId/version` `{ version }`: shows version N of this message (and
+ * the later history that follows it). `POST .../messages/:messageId/show` `{}`: shows the path
+ * through this message (a chip citing a version not shown). Both answer `{ messageId }`, the
+ * message now shown.
+ */
+export const SelectVersionBodySchema = z.object({ version: z.number().int() }).strict();
+export const ShownMessageResponseSchema = z.object({ messageId: z.string() });
+export type ShownMessageResponse = z.infer<typeof ShownMessageResponseSchema>;
+/** `POST /api/threads/:threadId/branch` `{ messageId }` -> 201 `{ thread }`. */
+export const BranchBodySchema = z.object({ messageId: z.string().min(1) }).strict();
+export const BranchResponseSchema = z.object({ thread: ThreadSchema });
+export type BranchResponse = z.infer<typeof BranchResponseSchema>;
+/**
+ * `GET /api/threads/:threadId/copies/:messageId`: the copy in this (branch) thread of a message
+ * of the thread it was branched from (at any depth), or 404 `message_not_found`.
+ */
+export const MessageCopySchema = z.object({ messageId: z.string() });
+
 /** `POST /api/threads/:threadId/user-input` */
 export const UserInputAnswerBodySchema = z
   .object({ requestId: z.string().min(1), answers: z.record(z.string(), z.string()) })
@@ -303,5 +352,10 @@ export const ServerEventSchema = z.discriminatedUnion("type", [
    * are now `citedBy`. Stored in the cited thread's log, in the prompt's transaction.
    */
   z.object({ type: z.literal("message.cited"), messageId: z.string(), citedBy: CitedBySchema }),
+  /**
+   * The path shown changed (an edit, a regeneration or a version switch): `messageId` is the
+   * message now shown where it changed; history from there on is to be read again.
+   */
+  z.object({ type: z.literal("thread.path"), messageId: z.string() }),
 ]);
 export type ServerEvent = z.infer<typeof ServerEventSchema>;

@@ -155,7 +155,11 @@ export class ProviderService {
    * arrives through the thread's events. Throws {@link DomainError} (`thread_not_found`,
    * `empty_input`, `input_too_long`, `shutting_down`) without storing anything.
    */
-  async sendTurn(threadId: string, input: string): Promise<SendTurnResponse> {
+  async sendTurn(
+    threadId: string,
+    input: string,
+    options: { versionOf?: string } = {},
+  ): Promise<SendTurnResponse> {
     if (this.#closing) throw shuttingDown();
     const record = await this.#store.getThread(threadId);
     if (!record) throw threadNotFound(threadId);
@@ -188,8 +192,13 @@ export class ProviderService {
         text: input,
         providerInput,
         now,
+        ...options,
       });
       await w.publish(threadId, { type: "message.created", message: stored.message });
+      // An edit: the path shown now goes through the new version.
+      if (options.versionOf) {
+        await w.publish(threadId, { type: "thread.path", messageId: stored.message.id });
+      }
       await w.publish(threadId, { type: "turn.updated", turn: stored.turn });
       await recordCitations(w, stored.message, this.#store.environmentId);
       if (isFirstPrompt) {
@@ -208,6 +217,30 @@ export class ProviderService {
     });
     this.#queue.pump(threadId);
     return result;
+  }
+
+  /**
+   * Queues a turn that regenerates an answer (`conversationChanges.ts` checked it): its first
+   * message becomes a new version of `regeneratesId`. Streams like any turn.
+   */
+  async regenerate(
+    threadId: string,
+    input: { sourceTurnId: string; regeneratesId: string; providerInput: string },
+  ): Promise<Turn> {
+    if (this.#closing) throw shuttingDown();
+    const now = this.#now();
+    const turn = await this.#events.atomically(async (w) => {
+      const queued = await w.tx.insertRegenerateTurn({
+        threadId,
+        turnId: randomUUID(),
+        ...input,
+        now,
+      });
+      await w.publish(threadId, { type: "turn.updated", turn: queued });
+      return queued;
+    });
+    this.#queue.pump(threadId);
+    return turn;
   }
 
   /**

@@ -105,6 +105,14 @@ export class ThreadService {
           `Message "${query.around}" is not in this thread.`,
         );
       }
+      // Another version is shown there: the client shows this one first (`POST .../show`).
+      if (!(await this.#repo.messageShown(anchor.id))) {
+        throw new DomainError(
+          "message_not_shown",
+          `Message "${query.around}" is a version that is not shown. Show it first.`,
+          { messageId: anchor.id },
+        );
+      }
       window = await this.#repo.messagesAround(anchor, limit);
     } else if (after !== undefined) {
       [, window] = await Promise.all([

@@ -4,9 +4,11 @@
  * transaction. A turn that has already ended (stopped through another process, or taken over
  * after its lease expired) is left as it is.
  */
+
 import { randomUUID } from "node:crypto";
 import type { Turn, TurnErrorCode, TurnStatus } from "@app/protocol";
 import type { EventTx } from "./events.ts";
+import { publishCreated } from "./messageCreated.ts";
 import { storableProviderText } from "./providerText.ts";
 import { TurnStop } from "./turnStop.ts";
 import type { TurnWriter } from "./turnWriter.ts";
@@ -60,7 +62,7 @@ export async function recordOutcome(
       status: "complete",
       now: at,
     });
-    await w.publish(threadId, { type: "message.created", message: notice });
+    await publishCreated(w, threadId, notice);
   }
   const updated = await w.tx.updateTurn({
     id: turnId,

@@ -12,11 +12,13 @@
  * Storage faults never escape to the adapter's stream: the text stays in memory and the turn is
  * stopped (`onStop`), to be recorded as failed, with that text, once storage accepts it.
  */
+
 import { randomUUID } from "node:crypto";
 import { truncateText } from "@app/citations";
 import type { ProviderMessageWriter } from "../providers/types.ts";
 import { isStorageFault, StorageUnavailableError } from "../storage/storageErrors.ts";
 import type { EventTx, ThreadEventLog } from "./events.ts";
+import { publishCreated } from "./messageCreated.ts";
 import { TurnStop } from "./turnStop.ts";
 
 export const DEFAULT_FLUSH_INTERVAL_MS = 100;
@@ -108,7 +110,7 @@ export class TurnWriter {
           status: "streaming",
           now: this.#o.now(),
         });
-        await w.publish(threadId, { type: "message.created", message: created });
+        await publishCreated(w, threadId, created);
       });
       message.created = true;
       for (const chunk of message.unannounced.splice(0))
@@ -173,7 +175,7 @@ export class TurnWriter {
           status: "streaming",
           now: this.#o.now(),
         });
-        await w.publish(this.#o.threadId, { type: "message.created", message: created });
+        await publishCreated(w, this.#o.threadId, created);
       }
       if (!message.finished) {
         await this.#finish(w, message, message.completed ? "complete" : status);

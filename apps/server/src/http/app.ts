@@ -5,8 +5,11 @@
  */
 import { PROVIDER_INPUT_MAX_CHARS } from "@app/citations";
 import {
+  BranchBodySchema,
   CreateThreadBodySchema,
+  EditMessageBodySchema,
   type Environment,
+  SelectVersionBodySchema,
   SendTurnBodySchema,
   UserInputAnswerBodySchema,
 } from "@app/protocol";
@@ -16,7 +19,10 @@ import { z } from "zod";
 
 /** `POST .../cancel` takes an empty JSON object (the body only proves a JSON request). */
 const CancelTurnBodySchema = z.object({}).strict();
+/** Bodies of `POST .../regenerate` and `.../show`: an empty JSON object, as cancel's. */
+const EmptyBodySchema = CancelTurnBodySchema;
 
+import type { ConversationChanges } from "../domain/conversationChanges.ts";
 import { asDomainError, DomainError } from "../domain/errors.ts";
 import type { ThreadEventLog } from "../domain/events.ts";
 import type { ProviderService } from "../domain/providerService.ts";
@@ -45,6 +51,8 @@ const DEFAULT_FILE_RESULTS = 20;
 export interface AppDependencies {
   threads: ThreadService;
   provider: ProviderService;
+  /** Edit, regenerate, versions and branches (issue 30). */
+  changes: ConversationChanges;
   events: ThreadEventLog;
   files: WorkspaceFileIndex;
   connections: SseConnections;
@@ -160,6 +168,41 @@ export function createApp(deps: AppDependencies): Hono {
     const body = await readJsonBody(c, SendTurnBodySchema);
     return c.json(await deps.provider.sendTurn(threadId, body.input), 201);
   });
+
+  // Conversations that change (DESIGN.md section 8): behind the same write guard as every POST.
+  app.post("/api/threads/:threadId/messages/:messageId/edit", async (c) => {
+    const [threadId, messageId] = [idParam(c, "threadId"), idParam(c, "messageId")];
+    const body = await readJsonBody(c, EditMessageBodySchema);
+    return c.json(await deps.changes.edit(threadId, messageId, body.input), 201);
+  });
+
+  app.post("/api/threads/:threadId/messages/:messageId/regenerate", async (c) => {
+    await readJsonBody(c, EmptyBodySchema, { allowEmpty: true });
+    const [threadId, messageId] = [idParam(c, "threadId"), idParam(c, "messageId")];
+    return c.json(await deps.changes.regenerate(threadId, messageId), 201);
+  });
+
+  app.post("/api/threads/:threadId/messages/:messageId/version", async (c) => {
+    const body = await readJsonBody(c, SelectVersionBodySchema);
+    const [threadId, messageId] = [idParam(c, "threadId"), idParam(c, "messageId")];
+    return c.json(await deps.changes.selectVersion(threadId, messageId, body.version));
+  });
+
+  app.post("/api/threads/:threadId/messages/:messageId/show", async (c) => {
+    await readJsonBody(c, EmptyBodySchema, { allowEmpty: true });
+    return c.json(await deps.changes.show(idParam(c, "threadId"), idParam(c, "messageId")));
+  });
+
+  app.post("/api/threads/:threadId/branch", async (c) => {
+    const threadId = idParam(c, "threadId");
+    const body = await readJsonBody(c, BranchBodySchema, { idKeys: ["messageId"] });
+    const messageId = storableId("messageId", body.messageId);
+    return c.json(await deps.changes.branch(threadId, messageId), 201);
+  });
+
+  app.get("/api/threads/:threadId/copies/:messageId", async (c) =>
+    c.json(await deps.changes.copyOf(idParam(c, "threadId"), idParam(c, "messageId"))),
+  );
 
   app.post("/api/threads/:threadId/user-input", async (c) => {
     const threadId = idParam(c, "threadId");

@@ -26,6 +26,10 @@ const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   internal_error: 500,
   shutting_down: 503,
   storage_unavailable: 503,
+  version_out_of_range: 400,
+  not_editable: 400,
+  message_not_shown: 409,
+  message_of_other_thread: 400,
 };
 
 /** HTTP status of an error code. */

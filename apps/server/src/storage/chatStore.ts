@@ -109,6 +109,8 @@ export interface ChatQueries {
     text: string;
     providerInput: string;
     now: string;
+    /** An edit: the prompt becomes a new version of this one, and is shown. */
+    versionOf?: string;
   }): Promise<{ turn: Turn; message: Message }>;
   getTurn(id: string): Promise<Turn | null>;
   /** Prompt position of a turn, used to order history. */
@@ -168,6 +170,49 @@ export interface ChatQueries {
   ): Promise<Message[]>;
   /** Seq of the thread's newest message (0 when it has none). */
   lastSeq(threadId: string): Promise<number>;
+
+  // Versions and branches (issue 30, `sqliteVersionsSchema.ts`)
+  /** Whether the message is on the path shown (false: another version is shown, or none). */
+  messageShown(messageId: string): Promise<boolean>;
+  /** Ids of the message's versions (itself included), oldest first. */
+  versionsOf(messageId: string): Promise<string[]>;
+  /** Picks this version among its siblings; when its parent is shown, it and its picks are. */
+  selectVersion(messageId: string): Promise<void>;
+  /** Picks every ancestor of the message and itself, so the path shown goes through it. */
+  showMessage(messageId: string): Promise<void>;
+  /**
+   * The first message of the assistant run holding `messageId` (its topmost assistant ancestor)
+   * and the prompt above it, or null when it has no prompt above.
+   */
+  answerRunOf(messageId: string): Promise<{ headId: string; promptId: string } | null>;
+  /**
+   * A queued turn that regenerates the run headed by `regeneratesId` (the answer of
+   * `sourceTurnId`'s prompt): its first message becomes a new version of that head.
+   */
+  insertRegenerateTurn(input: {
+    threadId: string;
+    turnId: string;
+    sourceTurnId: string;
+    regeneratesId: string;
+    providerInput: string;
+    now: string;
+  }): Promise<Turn>;
+  /** Turns of the thread still running, waiting for input or queued, oldest first. */
+  unfinishedTurnsOf(threadId: string): Promise<Turn[]>;
+  /**
+   * Copies the path shown up to and including `messageId` (shown, of `sourceThreadId`) into the
+   * new thread `threadId`, with turns, search rows, citation rows and copy links, in one go.
+   */
+  branchThread(input: {
+    sourceThreadId: string;
+    messageId: string;
+    threadId: string;
+    title: string;
+    branchName: string | null;
+    now: string;
+  }): Promise<Thread>;
+  /** The copy in `threadId` (a branch) of `sourceMessageId`, at any depth, or null. */
+  copyOf(threadId: string, sourceMessageId: string): Promise<string | null>;
 
   // The citation index (backlinks, `citationIndex.ts`)
   /**
@@ -276,6 +321,15 @@ export const CHAT_QUERY_METHODS = [
   "messagesAround",
   "messagesBetween",
   "lastSeq",
+  "messageShown",
+  "versionsOf",
+  "selectVersion",
+  "showMessage",
+  "answerRunOf",
+  "insertRegenerateTurn",
+  "unfinishedTurnsOf",
+  "branchThread",
+  "copyOf",
   "lockThreads",
   "insertCitations",
   "citedByOf",

@@ -21,6 +21,7 @@ import { sqliteSearchQueries, sqliteSearchQueue } from "./sqliteSearch.ts";
 import { sqliteThreadQueries } from "./sqliteThreads.ts";
 import { sqliteTurnQueue } from "./sqliteTurnQueue.ts";
 import { sqliteTurnQueries } from "./sqliteTurns.ts";
+import { sqliteVersionQueries } from "./sqliteVersions.ts";
 import { translateStorageError } from "./storageErrors.ts";
 
 /** Typed access to the chat tables: every query, synchronous. One per database connection. */
@@ -37,7 +38,11 @@ export interface ChatRepository extends SyncQueries {
 export function createChatRepository(db: SqliteDatabase): ChatRepository {
   const environmentId = loadEnvironmentId(db);
   const { nextSeq, ...threads } = sqliteThreadQueries(db, environmentId);
-  const { insertMessageRow, ...messages } = sqliteMessageQueries(db, nextSeq);
+  const { placementOf, addVersion, ...versions } = sqliteVersionQueries(db, environmentId);
+  const { insertMessageRow, ...messages } = sqliteMessageQueries(db, nextSeq, {
+    placementOf,
+    addVersion,
+  });
   const turns = sqliteTurnQueries(db, nextSeq, {
     insertMessageRow,
     getMessage: messages.getMessage,
@@ -54,6 +59,7 @@ export function createChatRepository(db: SqliteDatabase): ChatRepository {
     },
     ...threads,
     ...messages,
+    ...versions,
     ...turns,
     ...sqliteTurnQueue(db, turns),
     ...events,

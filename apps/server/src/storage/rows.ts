@@ -37,6 +37,9 @@ export type MessageRow = {
   text: string;
   status: "streaming" | "complete" | "error";
   created_at: string;
+  /** Versions (`sqliteVersionsSchema.ts`): 1 and 1 for a message with one version. */
+  version?: number | string;
+  versions?: number | string;
 };
 /** A user-input request row; `resolved_at` is stored but no mapper reads it. */
 export type UserInputRow = {
@@ -53,7 +56,15 @@ export const THREAD_COLUMNS =
   "id, title, title_source, branch_name, created_at, updated_at, message_count, last_seq, last_event_id";
 export const TURN_COLUMNS =
   "id, thread_id, prompt_seq, status, error_code, error_message, created_at, completed_at";
-export const MESSAGE_COLUMNS = "id, thread_id, turn_id, seq, role, kind, text, status, created_at";
+/**
+ * A message's columns plus its version number and count, read only for a message with several
+ * versions (the query's table must be `messages`, unaliased).
+ */
+export const MESSAGE_COLUMNS = `id, thread_id, turn_id, seq, role, kind, text, status, created_at,
+  CASE WHEN version_group IS NULL THEN 1 ELSE (SELECT count(*) FROM messages g
+    WHERE g.version_group = messages.version_group AND g.seq <= messages.seq) END AS version,
+  CASE WHEN version_group IS NULL THEN 1 ELSE (SELECT count(*) FROM messages g
+    WHERE g.version_group = messages.version_group) END AS versions`;
 export const USER_INPUT_COLUMNS = "id, thread_id, turn_id, questions, status, answers, created_at";
 
 export function toThreadRecord(row: ThreadRow, environmentId: string): ThreadRecord {
@@ -93,9 +104,15 @@ export function toMessage(row: MessageRow): Message {
     kind: row.kind,
     text: row.text,
     status: row.status,
-    seq: row.seq,
+    seq: Number(row.seq),
     createdAt: row.created_at,
+    ...versionOf(row),
   };
+}
+
+function versionOf(row: MessageRow): { version?: number; versions?: number } {
+  const versions = Number(row.versions ?? 1);
+  return versions > 1 ? { version: Number(row.version), versions } : {};
 }
 
 export function toUserInput(row: UserInputRow): UserInputRecord {

@@ -7,6 +7,7 @@ import type { MessageWindow, SyncQueries } from "./chatStore.ts";
 import type { SqliteDatabase } from "./db.ts";
 import { MESSAGE_COLUMNS, type MessageRow, toMessage } from "./rows.ts";
 import { sqliteSearchWriter } from "./sqliteSearch.ts";
+import type { SqliteVersionQueries } from "./sqliteVersions.ts";
 import { aroundWindow, pageOf, withDeltas } from "./storeLogic.ts";
 
 export type SqliteMessageQueries = Pick<
@@ -20,20 +21,27 @@ export type SqliteMessageQueries = Pick<
   | "messagesAround"
   | "messagesBetween"
 > & {
-  /** Inserts one message row at `seq` (the caller took the seq). */
-  insertMessageRow(row: Omit<MessageRow, "created_at"> & { now: string }): void;
+  /**
+   * Inserts one message row at `seq` (the caller took the seq), placed in the version tree;
+   * `versionOf`: it is a new version of that message, and is shown.
+   */
+  insertMessageRow(
+    row: Omit<MessageRow, "created_at"> & { now: string; versionOf?: string | undefined },
+  ): void;
 };
 
 export function sqliteMessageQueries(
   db: SqliteDatabase,
   nextSeq: (threadId: string, now: string) => number,
+  versions: Pick<SqliteVersionQueries, "placementOf" | "addVersion">,
 ): SqliteMessageQueries {
   const s = (sql: string) => db.prepare(sql);
   const search = sqliteSearchWriter(db);
   const stmt = {
     insertMessage: s(
-      `INSERT INTO messages (id, thread_id, turn_id, seq, role, kind, text, status, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO messages (id, thread_id, turn_id, seq, role, kind, text, status, created_at,
+         parent_id, on_path, chosen)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     getMessage: s(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE id = ?`),
     // The text is known to the caller: do not read a long reply back.
@@ -46,13 +54,16 @@ export function sqliteMessageQueries(
       `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE turn_id = ? AND status = 'streaming' ORDER BY seq`,
     ),
     pageBefore: s(
-      `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE thread_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`,
+      `SELECT ${MESSAGE_COLUMNS} FROM messages INDEXED BY messages_on_path
+       WHERE thread_id = ? AND on_path = 1 AND seq < ? ORDER BY seq DESC LIMIT ?`,
     ),
     pageAfter: s(
-      `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE thread_id = ? AND seq > ? ORDER BY seq LIMIT ?`,
+      `SELECT ${MESSAGE_COLUMNS} FROM messages INDEXED BY messages_on_path
+       WHERE thread_id = ? AND on_path = 1 AND seq > ? ORDER BY seq LIMIT ?`,
     ),
     pageBetween: s(
-      `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE thread_id = ? AND seq > ? AND seq <= ?
+      `SELECT ${MESSAGE_COLUMNS} FROM messages INDEXED BY messages_on_path
+       WHERE thread_id = ? AND on_path = 1 AND seq > ? AND seq <= ?
        ORDER BY seq LIMIT ?`,
     ),
   };
@@ -76,7 +87,22 @@ export function sqliteMessageQueries(
   const hasMessageBefore = (threadId: string, seq: number): boolean =>
     (stmt.pageBefore.all(threadId, seq, 1) as MessageRow[]).length > 0;
 
-  const insertMessageRow = (row: Omit<MessageRow, "created_at"> & { now: string }): void => {
+  const insertMessageRow = (
+    row: Omit<MessageRow, "created_at"> & { now: string; versionOf?: string | undefined },
+  ): void => {
+    const placed = versions.placementOf({
+      threadId: row.thread_id,
+      turnId: row.turn_id,
+      role: row.role,
+    });
+    const versionOf = row.versionOf ?? placed.versionOf;
+    const parentId = row.versionOf
+      ? ((
+          db.prepare("SELECT parent_id FROM messages WHERE id = ?").get(row.versionOf) as
+            | { parent_id: string | null }
+            | undefined
+        )?.parent_id ?? null)
+      : placed.parentId;
     stmt.insertMessage.run(
       row.id,
       row.thread_id,
@@ -87,7 +113,11 @@ export function sqliteMessageQueries(
       row.text,
       row.status,
       row.now,
+      parentId,
+      versionOf ? 0 : placed.onPath,
+      versionOf ? 0 : 1,
     );
+    if (versionOf) versions.addVersion(versionOf, row.id);
     // Find-in-thread: indexed now (searchable unless it streams), in the same transaction.
     search.added({
       id: row.id,

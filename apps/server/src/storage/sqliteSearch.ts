@@ -182,6 +182,8 @@ export type SqliteSearchQueries = Pick<SyncQueries, "searchCandidates">;
 export function sqliteSearchQueries(db: SqliteDatabase): SqliteSearchQueries {
   const s = (sql: string) => db.prepare(sql);
   const COLUMNS = "s.id AS key, s.message_id AS messageId, s.role, s.text";
+  // Only the path shown is searched (versions, issue 30).
+  const SHOWN = "EXISTS (SELECT 1 FROM messages m WHERE m.id = s.message_id AND m.on_path = 1)";
   const stmt = {
     // Two subqueries: SQLite reads min() or max() off the index only when each stands alone.
     bounds: s(
@@ -191,20 +193,20 @@ export function sqliteSearchQueries(db: SqliteDatabase): SqliteSearchQueries {
     // The FTS table drives, in rowid (thread) order, within the thread's id range.
     trigram: s(
       `SELECT ${COLUMNS} FROM message_search_fts f CROSS JOIN message_search s ON s.id = f.rowid
-       WHERE message_search_fts MATCH ? AND f.rowid > ? AND f.rowid <= ? AND s.thread_id = ?
+       WHERE message_search_fts MATCH ? AND f.rowid > ? AND f.rowid <= ? AND s.thread_id = ? AND ${SHOWN}
        ORDER BY f.rowid LIMIT ?`,
     ),
     scanInstr: s(
       `SELECT ${COLUMNS} FROM message_search s WHERE s.thread_id = ? AND s.id > ?
-       AND s.text IS NOT NULL AND instr(s.text, ?) > 0 ORDER BY s.id LIMIT ?`,
+       AND s.text IS NOT NULL AND instr(s.text, ?) > 0 AND ${SHOWN} ORDER BY s.id LIMIT ?`,
     ),
     scanLike: s(
       `SELECT ${COLUMNS} FROM message_search s WHERE s.thread_id = ? AND s.id > ?
-       AND s.text IS NOT NULL AND s.text LIKE ? ESCAPE '\\' ORDER BY s.id LIMIT ?`,
+       AND s.text IS NOT NULL AND s.text LIKE ? ESCAPE '\\' AND ${SHOWN} ORDER BY s.id LIMIT ?`,
     ),
     scanAll: s(
       `SELECT ${COLUMNS} FROM message_search s WHERE s.thread_id = ? AND s.id > ?
-       AND s.text IS NOT NULL AND ? IS NOT NULL ORDER BY s.id LIMIT ?`,
+       AND s.text IS NOT NULL AND ? IS NOT NULL AND ${SHOWN} ORDER BY s.id LIMIT ?`,
     ),
   };
   return {

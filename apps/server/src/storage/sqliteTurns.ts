@@ -7,15 +7,18 @@ import type { SqliteMessageQueries } from "./sqliteMessages.ts";
 import { turnsWithinBudget } from "./storeLogic.ts";
 
 /**
- * The newest `@limit` turns of thread `@thread` before prompt seq `@before`, each with the id of
- * its final complete answer (null when it has none).
+ * The newest `@limit` turns of thread `@thread` before prompt seq `@before` whose prompt is on
+ * the path shown, each with the id of its final complete answer on that path (its own or a
+ * regeneration's; null when it has none).
  */
 const HISTORY_TURNS = `WITH h AS (
   SELECT t.id AS turnId, t.prompt_seq AS seq, octet_length(t.provider_input) AS inputBytes,
     (SELECT m.id FROM messages m
-      WHERE m.turn_id = t.id AND m.kind = 'answer' AND m.status = 'complete'
+      WHERE m.turn_id IN (SELECT t.id UNION ALL SELECT r.id FROM turns r WHERE r.source_turn_id = t.id)
+        AND m.kind = 'answer' AND m.status = 'complete' AND m.on_path = 1
       ORDER BY m.seq DESC LIMIT 1) AS answerId
-  FROM turns t WHERE t.thread_id = @thread AND t.prompt_seq < @before
+  FROM turns t JOIN messages p ON p.thread_id = t.thread_id AND p.seq = t.prompt_seq
+  WHERE t.thread_id = @thread AND t.prompt_seq < @before AND p.on_path = 1
   ORDER BY t.prompt_seq DESC LIMIT @limit)`;
 
 export type SqliteTurnQueries = Pick<
@@ -44,6 +47,11 @@ export function sqliteTurnQueries(
        VALUES (?, ?, ?, 'running', ?, ?)`,
     ),
     getTurn: s(`SELECT ${TURN_COLUMNS} FROM turns WHERE id = ?`),
+    // A regeneration's prompt is its source turn's.
+    promptSeq: s(
+      `SELECT coalesce((SELECT s.prompt_seq FROM turns s WHERE s.id = t.source_turn_id), t.prompt_seq)
+         AS seq FROM turns t WHERE t.id = ?`,
+    ),
     turnsByIds: s(`SELECT ${TURN_COLUMNS} FROM turns WHERE id IN (SELECT value FROM json_each(?))`),
     hasTurns: s("SELECT 1 AS found FROM turns WHERE thread_id = ? LIMIT 1"),
     updateTurn: s(
@@ -95,6 +103,7 @@ export function sqliteTurnQueries(
       text: string;
       providerInput: string;
       now: string;
+      versionOf?: string;
     }): { turn: Turn; message: Message } {
       const seq = nextSeq(input.threadId, input.now);
       stmt.insertTurn.run(input.turnId, input.threadId, seq, input.providerInput, input.now);
@@ -108,6 +117,7 @@ export function sqliteTurnQueries(
         text: input.text,
         status: "complete",
         now: input.now,
+        versionOf: input.versionOf,
       });
       return { turn: getTurn(input.turnId)!, message: messages.getMessage(input.messageId)! };
     },
@@ -116,8 +126,8 @@ export function sqliteTurnQueries(
 
     /** Prompt position of a turn, used to order history. */
     getTurnPromptSeq(id: string): number | null {
-      const row = stmt.getTurn.get(id) as TurnRow | undefined;
-      return row ? row.prompt_seq : null;
+      const row = stmt.promptSeq.get(id) as { seq: number } | undefined;
+      return row ? row.seq : null;
     },
 
     updateTurn(input: {

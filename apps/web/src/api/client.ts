@@ -58,7 +58,8 @@ export type MessagePageQuery = {
 /** Base URL prefix; same origin in production and behind Vite's proxy in development. */
 const API_BASE = "/api";
 
-async function request<S extends z.ZodType>(
+/** One API request, its response parsed with `schema` (also used by `conversationClient.ts`). */
+export async function request<S extends z.ZodType>(
   schema: S,
   path: string,
   init?: { method?: string; body?: unknown; signal?: AbortSignal },
@@ -140,7 +141,8 @@ function query(params: Record<string, string | number | undefined>): string {
   return text === "" ? "" : `?${text}`;
 }
 
-const seg = encodeURIComponent;
+/** A path segment, encoded. */
+export const seg = encodeURIComponent;
 
 /** `GET /api/threads` (most recently updated first, as the server orders them). */
 export async function listThreads(signal?: AbortSignal): Promise<Thread[]> {

@@ -16,6 +16,7 @@ import type { ComposerHandle } from "../composer/Composer.tsx";
 import { StopTurnButton } from "../composer/StopTurnButton.tsx";
 import { ThreadFindBar } from "../find/ThreadFindBar.tsx";
 import { useThreadFind } from "../find/useThreadFind.ts";
+import { ConversationActionsContext } from "../timeline/conversationActions.ts";
 import { focusMessageWhenMounted } from "../timeline/focusMessage.ts";
 import { Timeline, type TimelineHandle } from "../timeline/Timeline.tsx";
 import { ThreadComposer, useComposerReady } from "./ThreadComposer.tsx";
@@ -23,6 +24,7 @@ import { ThreadHeader } from "./ThreadHeader.tsx";
 import { useAssistantCitationTarget } from "./useAssistantCitationTarget.ts";
 import { useChipNavigation } from "./useChipNavigation.ts";
 import { useCiteIntoComposer } from "./useCiteIntoComposer.ts";
+import { useConversationChanges } from "./useConversationChanges.tsx";
 import { useEdgeLoading } from "./useEdgeLoading.ts";
 import { useThread } from "./useThread.ts";
 import { rangeOfMessage, useTimelineView } from "./useTimelineView.ts";
@@ -71,6 +73,17 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
     },
     [send, showNewest],
   );
+
+  const onResent = useCallback(() => {
+    if (detachedRef.current) showNewest();
+    else timelineRef.current?.scrollToEnd({ animated: false });
+  }, [showNewest]);
+  const changes = useConversationChanges({
+    environmentId,
+    threadId,
+    reloadPath: thread.reloadPath,
+    onResent,
+  });
 
   // Citation navigation: `#assistant-citation=` plus the activation id of this navigation.
   const { activation, clockFor, leaveCitation } = useCitationActivation(here);
@@ -207,59 +220,71 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
           instant={target.instant}
         />
       ) : null}
+      {changes.notice !== null ? (
+        <div className="notice" aria-live="polite" data-conversation-notice>
+          {changes.notice}{" "}
+          <button type="button" className="button" onClick={changes.dismissNotice}>
+            Dismiss
+          </button>
+        </div>
+      ) : null}
       <CitationHereContext.Provider value={here}>
         <AssistantCitationNavigationContext.Provider value={navigateToCitation}>
-          <div className="thread-view__body" ref={surfaceRef}>
-            {load.status === "error" ? (
-              <div className="thread-view__center">
-                <div className="notice notice--error" role="alert">
-                  {load.error.status === 404
-                    ? "This thread does not exist."
-                    : "Could not load this thread."}{" "}
-                  {load.error.message}
-                  <button type="button" className="button" onClick={thread.retryLoad}>
-                    Retry
-                  </button>
+          <ConversationActionsContext.Provider value={changes.actions}>
+            <div className="thread-view__body" ref={surfaceRef}>
+              {load.status === "error" ? (
+                <div className="thread-view__center">
+                  <div className="notice notice--error" role="alert">
+                    {load.error.status === 404
+                      ? "This thread does not exist."
+                      : "Could not load this thread."}{" "}
+                    {load.error.message}
+                    <button type="button" className="button" onClick={thread.retryLoad}>
+                      Retry
+                    </button>
+                  </div>
                 </div>
-              </div>
-            ) : load.status === "loading" ? (
-              <div className="thread-view__center" aria-live="polite">
-                Loading thread…
-              </div>
-            ) : (
-              <Timeline
-                key={view.session.id}
-                ref={timelineRef}
-                order={view.range?.ids ?? EMPTY_ORDER}
-                messagesById={state.messagesById}
-                turnsById={state.turnsById}
-                activeTurnId={state.activeTurnId}
-                reachedStart={!(view.range?.hasOlder ?? false)}
-                olderLoading={thread.edges.older.loading}
-                olderError={thread.edges.older.error}
-                onLoadOlder={onLoadOlder}
-                reachedEnd={!(view.range?.hasNewer ?? false)}
-                newerLoading={thread.edges.newer.loading}
-                newerError={thread.edges.newer.error}
-                onLoadNewer={onLoadNewer}
-                placement={view.session.placement}
-                onLoad={onTimelineLoad}
-                positioning={target.positioning}
-                {...(target.pinnedMessageIds ? { pinnedMessageIds: target.pinnedMessageIds } : {})}
-                {...(target.dataVersion !== undefined ? { dataVersion: target.dataVersion } : {})}
-                onAwayFromEndChange={setAwayFromEnd}
-                onReaderReachedEnd={leaveCitation}
-              />
-            )}
-            {load.status === "ready" ? (
-              <JumpControls
-                canGoBack={canGoBack}
-                showJumpToLatest={view.detached || awayFromEnd}
-                onBack={goBack}
-                onJumpToLatest={jumpToLatest}
-              />
-            ) : null}
-          </div>
+              ) : load.status === "loading" ? (
+                <div className="thread-view__center" aria-live="polite">
+                  Loading thread…
+                </div>
+              ) : (
+                <Timeline
+                  key={view.session.id}
+                  ref={timelineRef}
+                  order={view.range?.ids ?? EMPTY_ORDER}
+                  messagesById={state.messagesById}
+                  turnsById={state.turnsById}
+                  activeTurnId={state.activeTurnId}
+                  reachedStart={!(view.range?.hasOlder ?? false)}
+                  olderLoading={thread.edges.older.loading}
+                  olderError={thread.edges.older.error}
+                  onLoadOlder={onLoadOlder}
+                  reachedEnd={!(view.range?.hasNewer ?? false)}
+                  newerLoading={thread.edges.newer.loading}
+                  newerError={thread.edges.newer.error}
+                  onLoadNewer={onLoadNewer}
+                  placement={view.session.placement}
+                  onLoad={onTimelineLoad}
+                  positioning={target.positioning}
+                  {...(target.pinnedMessageIds
+                    ? { pinnedMessageIds: target.pinnedMessageIds }
+                    : {})}
+                  {...(target.dataVersion !== undefined ? { dataVersion: target.dataVersion } : {})}
+                  onAwayFromEndChange={setAwayFromEnd}
+                  onReaderReachedEnd={leaveCitation}
+                />
+              )}
+              {load.status === "ready" ? (
+                <JumpControls
+                  canGoBack={canGoBack}
+                  showJumpToLatest={view.detached || awayFromEnd}
+                  onBack={goBack}
+                  onJumpToLatest={jumpToLatest}
+                />
+              ) : null}
+            </div>
+          </ConversationActionsContext.Provider>
         </AssistantCitationNavigationContext.Provider>
       </CitationHereContext.Provider>
 

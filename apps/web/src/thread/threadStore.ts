@@ -27,6 +27,12 @@ export type ThreadAction =
     }
   | { type: "page.loaded"; page: MessagePage; position: "older" | "newer"; cursor: string }
   | { type: "event"; eventId: number | null; event: ServerEvent }
+  /**
+   * The path shown changed (an edit, a regeneration, a version switch: issue 30): the loaded
+   * history is replaced by this page of the new path (the newest page, or a window around the
+   * message that changed).
+   */
+  | { type: "path.reloaded"; page: MessagePage; position: "newest" | "around" }
   | { type: "turn.sent"; response: SendTurnResponse }
   | { type: "userInput.answered"; requestId: string };
 
@@ -56,6 +62,20 @@ export function threadReducer(state: ThreadState, action: ThreadAction): ThreadS
       if (action.eventId === null || next.lastEventId >= action.eventId) return next;
       return { ...next, lastEventId: action.eventId };
     }
+    case "path.reloaded": {
+      const cleared: ThreadState = {
+        ...state,
+        messagesById: new Map(),
+        order: [],
+        ranges: [],
+        staleMessageIds: new Set(),
+      };
+      return threadReducer(cleared, {
+        type: "page.loaded",
+        page: action.page,
+        position: action.position,
+      });
+    }
     case "turn.sent": {
       const next = mergeMessages(state, [action.response.message], { live: true });
       return applyTurn(next, action.response.turn);
@@ -84,6 +104,9 @@ function applyEvent(state: ThreadState, event: ServerEvent): ThreadState {
       return { ...state, thread: event.thread };
     case "message.cited":
       return applyCitedBy(state, event.messageId, event.citedBy);
+    case "thread.path":
+      // The hook reads the new path's history (`path.reloaded`).
+      return state;
   }
 }
 

@@ -75,6 +75,11 @@ export type UseThreadResult = {
   send(prompt: string): Promise<void>;
   /** Answers a pending user-input request; rejects with ApiError. */
   answer(requestId: string, answers: Record<string, string>): Promise<void>;
+  /**
+   * Reads the history of the path shown again (issue 30): around `messageId` when it lies
+   * outside the newest loaded range, else the newest page.
+   */
+  reloadPath(messageId: string): Promise<void>;
 };
 
 function asApiError(error: unknown): ApiError {
@@ -149,7 +154,8 @@ export function useThread(threadId: string): UseThreadResult {
       lastEventId: streamFrom,
       onEvent: (eventId, event) => {
         dispatch({ type: "event", eventId, event });
-        if (event.type === "thread.updated") upsertThreadInList(event.thread);
+        if (event.type === "thread.path") void reloadPathRef.current(event.messageId);
+        else if (event.type === "thread.updated") upsertThreadInList(event.thread);
         else if (eventStalesThreadList(event)) void refreshThreadList();
       },
       onStatus: setConnection,
@@ -176,6 +182,30 @@ export function useThread(threadId: string): UseThreadResult {
   }, [threadId, staleKey]);
 
   const retryLoad = useCallback(() => setLoadAttempt((n) => n + 1), []);
+
+  const reloadPath = useCallback(
+    async (messageId: string) => {
+      const ranges = stateRef.current.ranges;
+      const newest = ranges[ranges.length - 1];
+      const known = stateRef.current.messagesById.get(messageId);
+      const inOlderRange =
+        known !== undefined && newest !== undefined && !newest.ids.includes(messageId);
+      try {
+        if (inOlderRange) {
+          const page = await getMessages(threadId, { around: messageId, limit: PAGE_SIZE });
+          dispatch({ type: "path.reloaded", page, position: "around" });
+        } else {
+          const page = await getMessages(threadId, { limit: PAGE_SIZE });
+          dispatch({ type: "path.reloaded", page, position: "newest" });
+        }
+      } catch {
+        // A later event or the reconnect resync reads it again.
+      }
+    },
+    [threadId],
+  );
+  const reloadPathRef = useRef(reloadPath);
+  reloadPathRef.current = reloadPath;
 
   const loadEdge = useCallback(
     async (range: HistoryRange, edge: RangeEdge) => {
@@ -260,5 +290,6 @@ export function useThread(threadId: string): UseThreadResult {
     loadAround,
     send,
     answer,
+    reloadPath,
   };
 }

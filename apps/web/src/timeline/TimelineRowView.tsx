@@ -5,6 +5,8 @@ import { useCitedMarks } from "../citations/citedMarks.ts";
 import { citationCopyHtml } from "../copy/citationCopyHtml.ts";
 import { ChatMarkdown } from "../markdown/ChatMarkdown.tsx";
 import { CopyButton } from "../ui/CopyButton.tsx";
+import { ConversationActionsContext } from "./conversationActions.ts";
+import { MessageConversationControls } from "./MessageConversationControls.tsx";
 import { MessageFoldToggle, useMessageUnfolded } from "./MessageFoldToggle.tsx";
 import { isLongMessage, keepStreamedMessageUnfolded } from "./messageFold.ts";
 import { foldLabel, type TimelineRow, type TurnOutcome } from "./timelineRows.ts";
@@ -64,6 +66,8 @@ const MessageView = memo(function MessageView({
   const bodyId = `message-body-${message.id}`;
   const bodyRef = useRef<HTMLDivElement>(null);
   const hasBacklinks = isAssistant && message.text !== "" && (message.citedBy?.count ?? 0) > 0;
+  const conversation = useContext(ConversationActionsContext);
+  const editing = conversation !== null && conversation.editingId === message.id;
   // Backlink marks on the cited words (issue 24), once the text has stopped streaming.
   useCitedMarks(
     message.id,
@@ -81,6 +85,8 @@ const MessageView = memo(function MessageView({
       data-status={message.status}
       data-long-message={long ? (clipped ? "folded" : "unfolded") : undefined}
       data-turn-outcome={outcome?.status}
+      data-version={message.version}
+      data-versions={message.versions}
       aria-label={speakerLabel(message)}
       // Backlinks: "cited in N messages" (the hidden text beside the "Cited N×" control).
       aria-describedby={hasBacklinks ? citedByDescriptionId(message.id) : undefined}
@@ -99,7 +105,9 @@ const MessageView = memo(function MessageView({
         id={bodyId}
         {...(isAssistant ? { "data-assistant-citation-source": message.id } : {})}
       >
-        {message.text === "" && streaming ? (
+        {editing ? (
+          conversation.renderEditor(message)
+        ) : message.text === "" && streaming ? (
           <span className="typing" role="img" aria-label="Assistant is typing">
             <span />
             <span />
@@ -124,7 +132,7 @@ const MessageView = memo(function MessageView({
         />
       ) : null}
       {outcome ? <TurnOutcomeMarker outcome={outcome} /> : null}
-      {message.text !== "" ? (
+      {message.text !== "" && !editing ? (
         <div className="message__actions" data-text-stream="skip">
           {/* Keyed: the list reuses rows for other messages, and "Copied" belongs to this one. */}
           <CopyButton
@@ -142,6 +150,7 @@ const MessageView = memo(function MessageView({
               citedBy={message.citedBy}
             />
           ) : null}
+          <MessageConversationControls message={message} />
         </div>
       ) : null}
     </article>

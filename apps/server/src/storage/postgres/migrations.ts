@@ -11,6 +11,7 @@ import type pg from "pg";
 import { CITATION_LINK_MARKER, citationEntriesOf } from "../citationIndex.ts";
 import { writeCitations } from "./pgCitations.ts";
 import { migrateSearchIndex, SEARCH_QUEUE_TABLE } from "./pgSearch.ts";
+import { PG_VERSIONS_SCHEMA } from "./pgVersionsSchema.ts";
 
 /** Advisory lock keys (first key: this app's namespace). */
 export const LOCK_NAMESPACE = 0x63686174; // "chat"
@@ -192,6 +193,8 @@ export const PG_MIGRATIONS: readonly (string | ((client: pg.ClientBase) => Promi
   // 4: the queue of long messages the background indexer renders off the event loop
   // (`searchIndexer.ts`): their row is written right after the transaction that finished them.
   SEARCH_QUEUE_TABLE,
+  // Issue 30: versions and branches (`pgVersions.ts`), as SQLite's VERSIONS_SCHEMA.
+  PG_VERSIONS_SCHEMA,
 ];
 
 /** Latest PostgreSQL schema version this build knows. */

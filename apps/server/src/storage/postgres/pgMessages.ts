@@ -8,6 +8,7 @@ import { MESSAGE_COLUMNS, type MessageRow, toMessage } from "../rows.ts";
 import { aroundWindow, pageOf, withDeltas } from "../storeLogic.ts";
 import type { PgContext } from "./pgRun.ts";
 import { indexPgMessage } from "./pgSearch.ts";
+import type { PgVersionQueries } from "./pgVersions.ts";
 
 export type PgMessageQueries = Pick<
   ChatQueries,
@@ -20,8 +21,11 @@ export type PgMessageQueries = Pick<
   | "messagesAround"
   | "messagesBetween"
 > & {
-  /** Inserts one message row (values in column order, the caller took the seq). */
-  insertMessageRow(values: unknown[]): Promise<Message>;
+  /**
+   * Inserts one message row (values in column order, the caller took the seq), placed in the
+   * version tree; `versionOf`: it is a new version of that message, and is shown.
+   */
+  insertMessageRow(values: unknown[], versionOf?: string): Promise<Message>;
 };
 
 function searchRowOf(row: MessageRow, markdown: string) {
@@ -31,6 +35,7 @@ function searchRowOf(row: MessageRow, markdown: string) {
 export function pgMessageQueries(
   ctx: PgContext,
   nextSeq: (threadId: string, now: string) => Promise<number>,
+  versions: Pick<PgVersionQueries, "placementOf" | "addVersion">,
 ): PgMessageQueries {
   /** A streaming message's text is its stored text plus its stored delta rows, in order. */
   const toStoredMessage = async (row: MessageRow): Promise<Message> => {
@@ -56,7 +61,7 @@ export function pgMessageQueries(
   const pageBefore = (threadId: string, beforeSeq: number, limit: number) =>
     ctx.rows<MessageRow>(
       "pageBefore",
-      `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE thread_id = $1 AND seq < $2
+      `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE thread_id = $1 AND on_path = 1 AND seq < $2
        ORDER BY seq DESC LIMIT $3`,
       [threadId, beforeSeq, limit],
     );
@@ -64,18 +69,43 @@ export function pgMessageQueries(
   const pageAfter = (threadId: string, afterSeq: number, limit: number) =>
     ctx.rows<MessageRow>(
       "pageAfter",
-      `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE thread_id = $1 AND seq > $2
+      `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE thread_id = $1 AND on_path = 1 AND seq > $2
        ORDER BY seq LIMIT $3`,
       [threadId, afterSeq, limit],
     );
 
-  const insertMessageRow = async (values: unknown[]): Promise<Message> => {
-    const [row] = await ctx.rows<MessageRow>(
+  const insertMessageRow = async (values: unknown[], versionOf?: string): Promise<Message> => {
+    const placed = await versions.placementOf({
+      threadId: values[1] as string,
+      turnId: values[2] as string,
+      role: values[4] as "user" | "assistant",
+    });
+    const newVersionOf = versionOf ?? placed.versionOf;
+    let parentId = placed.parentId;
+    if (versionOf) {
+      const [old] = await ctx.rows<{ parent_id: string | null }>(
+        "versionParent",
+        "SELECT parent_id FROM messages WHERE id = $1",
+        [versionOf],
+      );
+      parentId = old?.parent_id ?? null;
+    }
+    const [inserted] = await ctx.rows<MessageRow>(
       "insertMessage",
-      `INSERT INTO messages (id, thread_id, turn_id, seq, role, kind, text, status, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${MESSAGE_COLUMNS}`,
-      values,
+      `INSERT INTO messages (id, thread_id, turn_id, seq, role, kind, text, status, created_at,
+         parent_id, on_path, chosen)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING ${MESSAGE_COLUMNS}`,
+      [...values, parentId, newVersionOf ? 0 : placed.onPath, newVersionOf ? 0 : 1],
     );
+    let row = inserted;
+    if (newVersionOf) {
+      await versions.addVersion(newVersionOf, row!.id);
+      [row] = await ctx.rows<MessageRow>(
+        "versionedMessage",
+        `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE id = $1`,
+        [row!.id],
+      );
+    }
     // Find-in-thread: a message created complete is indexed now, in the same transaction.
     if (row!.status !== "streaming") await indexPgMessage(ctx, searchRowOf(row!, row!.text));
     return toStoredMessage(row!);
@@ -179,8 +209,8 @@ export function pgMessageQueries(
     ): Promise<Message[]> {
       const rows = await ctx.rows<MessageRow>(
         "pageBetween",
-        `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE thread_id = $1 AND seq > $2 AND seq <= $3
-         ORDER BY seq LIMIT $4`,
+        `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE thread_id = $1 AND on_path = 1
+         AND seq > $2 AND seq <= $3 ORDER BY seq LIMIT $4`,
         [threadId, afterSeq, untilSeq, limit],
       );
       return toMessages(rows);

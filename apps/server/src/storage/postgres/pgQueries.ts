@@ -16,6 +16,7 @@ import { pgSearchQueries, pgSearchQueue } from "./pgSearch.ts";
 import { pgThreadQueries } from "./pgThreads.ts";
 import { pgTurnQueue } from "./pgTurnQueue.ts";
 import { pgTurnQueries } from "./pgTurns.ts";
+import { pgVersionQueries } from "./pgVersions.ts";
 
 export type { Run } from "./pgRun.ts";
 
@@ -23,10 +24,15 @@ export type { Run } from "./pgRun.ts";
 export function createPgQueries(run: Run, environmentId: () => string): ChatQueries {
   const ctx = pgContext(run, environmentId);
   const { nextSeq, ...threads } = pgThreadQueries(ctx);
-  const { insertMessageRow, ...messages } = pgMessageQueries(ctx, nextSeq);
+  const { placementOf, addVersion, ...versions } = pgVersionQueries(ctx);
+  const { insertMessageRow, ...messages } = pgMessageQueries(ctx, nextSeq, {
+    placementOf,
+    addVersion,
+  });
   return {
     ...threads,
     ...messages,
+    ...versions,
     ...pgTurnQueries(ctx, nextSeq, insertMessageRow),
     ...pgTurnQueue(ctx),
     ...pgEventQueries(ctx),

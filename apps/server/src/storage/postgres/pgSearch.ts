@@ -166,7 +166,9 @@ const ORDERED_WINDOW = 1000;
 export function pgSearchQueries(ctx: PgContext): Pick<ChatQueries, "searchCandidates"> {
   type Row = { key: string; messageId: string; role: Role; text: string };
   const COLUMNS = `seq AS key, message_id AS "messageId", role, text`;
-  const MATCHES = "folded LIKE $3 AND ($4::text IS NULL OR strpos(text, $4) > 0)";
+  // Only the path shown is searched (versions, issue 30).
+  const SHOWN = "EXISTS (SELECT 1 FROM messages m WHERE m.id = message_id AND m.on_path = 1)";
+  const MATCHES = `folded LIKE $3 AND ($4::text IS NULL OR strpos(text, $4) > 0) AND ${SHOWN}`;
   return {
     async searchCandidates(input: SearchCandidateQuery): Promise<SearchCandidate[]> {
       const { threadId, query, caseSensitive, afterKey, limit } = input;
@@ -200,6 +202,7 @@ export function pgSearchQueries(ctx: PgContext): Pick<ChatQueries, "searchCandid
            )
            SELECT ${COLUMNS} FROM hits
            WHERE thread_id = $1 AND seq > $2 AND ($4::text IS NULL OR strpos(text, $4) > 0)
+             AND ${SHOWN}
            ORDER BY seq LIMIT $5`,
           values,
         );

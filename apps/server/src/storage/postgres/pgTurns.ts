@@ -33,7 +33,7 @@ export type PgTurnQueries = Pick<
 export function pgTurnQueries(
   ctx: PgContext,
   nextSeq: (threadId: string, now: string) => Promise<number>,
-  insertMessageRow: (values: unknown[]) => Promise<Message>,
+  insertMessageRow: (values: unknown[], versionOf?: string) => Promise<Message>,
 ): PgTurnQueries {
   return {
     async hasTurns(threadId: string): Promise<boolean> {
@@ -50,6 +50,7 @@ export function pgTurnQueries(
       text: string;
       providerInput: string;
       now: string;
+      versionOf?: string;
     }): Promise<{ turn: Turn; message: Message }> {
       const seq = await nextSeq(input.threadId, input.now);
       const [turn] = await ctx.rows<TurnRow>(
@@ -58,17 +59,20 @@ export function pgTurnQueries(
          VALUES ($1, $2, $3, 'running', $4, $5) RETURNING ${TURN_COLUMNS}`,
         [input.turnId, input.threadId, seq, input.providerInput, input.now],
       );
-      const message = await insertMessageRow([
-        input.messageId,
-        input.threadId,
-        input.turnId,
-        seq,
-        "user",
-        "prompt",
-        input.text,
-        "complete",
-        input.now,
-      ]);
+      const message = await insertMessageRow(
+        [
+          input.messageId,
+          input.threadId,
+          input.turnId,
+          seq,
+          "user",
+          "prompt",
+          input.text,
+          "complete",
+          input.now,
+        ],
+        input.versionOf,
+      );
       return { turn: toTurn(turn!), message };
     },
 
@@ -84,10 +88,12 @@ export function pgTurnQueries(
     async getTurnPromptSeq(id: string): Promise<number | null> {
       const [row] = await ctx.rows<{ prompt_seq: number }>(
         "getTurnPromptSeq",
-        "SELECT prompt_seq FROM turns WHERE id = $1",
+        // A regeneration's prompt is its source turn's.
+        `SELECT coalesce((SELECT s.prompt_seq FROM turns s WHERE s.id = t.source_turn_id),
+           t.prompt_seq) AS prompt_seq FROM turns t WHERE t.id = $1`,
         [id],
       );
-      return row ? row.prompt_seq : null;
+      return row ? Number(row.prompt_seq) : null;
     },
 
     async updateTurn(input: {
@@ -193,9 +199,11 @@ export function pgTurnQueries(
          FROM turns t
          LEFT JOIN LATERAL (
            SELECT m.id, m.text FROM messages m
-           WHERE m.turn_id = t.id AND m.kind = 'answer' AND m.status = 'complete'
+           WHERE m.turn_id IN (SELECT t.id UNION ALL SELECT r.id FROM turns r WHERE r.source_turn_id = t.id)
+             AND m.kind = 'answer' AND m.status = 'complete' AND m.on_path = 1
            ORDER BY m.seq DESC LIMIT 1
          ) a ON true
+         JOIN messages p ON p.thread_id = t.thread_id AND p.seq = t.prompt_seq AND p.on_path = 1
          WHERE t.thread_id = $1 AND t.prompt_seq < $2
          ORDER BY t.prompt_seq DESC LIMIT $3`,
         [threadId, beforeSeq, budget.maxTurns],

@@ -1,0 +1,327 @@
+/**
+ * The PostgreSQL queries on versions and branches (issue 30, part of `pgQueries.ts`), as
+ * `../sqliteVersions.ts` for SQLite (which explains them). A copy's id is
+ * `md5(<branch thread id> || '/' || <source id>)` as a UUID, so a branch is a handful of
+ * INSERT ... SELECT statements whatever the history's length.
+ */
+import { createHash } from "node:crypto";
+import type { Thread, Turn } from "@app/protocol";
+import type { ChatQueries } from "../chatStore.ts";
+import {
+  THREAD_COLUMNS,
+  type ThreadRow,
+  TURN_COLUMNS,
+  type TurnRow,
+  toThreadRecord,
+  toTurn,
+} from "../rows.ts";
+import { type CitationRow, copiedCitation } from "../sqliteVersions.ts";
+import { writeCitations } from "./pgCitations.ts";
+import type { PgContext } from "./pgRun.ts";
+
+export type PgVersionQueries = Pick<
+  ChatQueries,
+  | "messageShown"
+  | "versionsOf"
+  | "selectVersion"
+  | "showMessage"
+  | "answerRunOf"
+  | "insertRegenerateTurn"
+  | "unfinishedTurnsOf"
+  | "branchThread"
+  | "copyOf"
+> & {
+  placementOf(input: { threadId: string; turnId: string; role: "user" | "assistant" }): Promise<{
+    parentId: string | null;
+    onPath: number;
+    versionOf: string | null;
+  }>;
+  addVersion(oldId: string, newId: string): Promise<void>;
+};
+
+/** The copy id of column `column` in branch thread `$1`. */
+const copy = (column: string) => `md5($1::text || '/' || ${column})::uuid::text`;
+/** The source rows of a branch: the path shown of `$2` up to seq `$3`. */
+const ON_PATH_UNTIL = "thread_id = $2 AND on_path = 1 AND seq <= $3";
+
+type Node = {
+  id: string;
+  parent_id: string | null;
+  version_group: string | null;
+  chosen: number;
+  on_path: number;
+  seq: string | number;
+};
+
+export function pgVersionQueries(ctx: PgContext): PgVersionQueries {
+  const node = async (id: string): Promise<Node | undefined> =>
+    (
+      await ctx.rows<Node>(
+        "versionNode",
+        "SELECT id, parent_id, version_group, chosen, on_path, seq FROM messages WHERE id = $1",
+        [id],
+      )
+    )[0];
+
+  const selectVersion = async (messageId: string): Promise<void> => {
+    const n = await node(messageId);
+    if (!n || n.version_group === null) return;
+    const [previous] = await ctx.rows<{ id: string }>(
+      "chosenSibling",
+      "SELECT id FROM messages WHERE version_group = $1 AND chosen = 1 AND id <> $2 LIMIT 1",
+      [n.version_group, n.id],
+    );
+    await ctx.run(
+      "chooseVersion",
+      "UPDATE messages SET chosen = CASE WHEN id = $1 THEN 1 ELSE 0 END WHERE version_group = $2",
+      [n.id, n.version_group],
+    );
+    if (n.parent_id !== null && (await node(n.parent_id))?.on_path !== 1) return;
+    if (previous) {
+      await ctx.run(
+        "hideSubtree",
+        `WITH RECURSIVE sub(id) AS (
+           SELECT $1::text COLLATE "C" UNION ALL
+           SELECT m.id FROM messages m JOIN sub ON m.parent_id = sub.id WHERE m.on_path = 1)
+         UPDATE messages SET on_path = 0 WHERE id IN (SELECT id FROM sub)`,
+        [previous.id],
+      );
+    }
+    await ctx.run(
+      "showSubtree",
+      `WITH RECURSIVE sub(id) AS (
+         SELECT $1::text COLLATE "C" UNION ALL
+         SELECT m.id FROM messages m JOIN sub ON m.parent_id = sub.id WHERE m.chosen = 1)
+       UPDATE messages SET on_path = 1 WHERE id IN (SELECT id FROM sub)`,
+      [n.id],
+    );
+  };
+
+  return {
+    async placementOf({ threadId, turnId, role }) {
+      if (role === "user") {
+        const [last] = await ctx.rows<{ id: string }>(
+          "lastShown",
+          "SELECT id FROM messages WHERE thread_id = $1 AND on_path = 1 ORDER BY seq DESC LIMIT 1",
+          [threadId],
+        );
+        return { parentId: last?.id ?? null, onPath: 1, versionOf: null };
+      }
+      const [last] = await ctx.rows<{ id: string; on_path: number }>(
+        "lastOfTurn",
+        "SELECT id, on_path FROM messages WHERE turn_id = $1 ORDER BY seq DESC LIMIT 1",
+        [turnId],
+      );
+      if (last) return { parentId: last.id, onPath: last.on_path, versionOf: null };
+      const [turn] = await ctx.rows<{ regenerates_id: string | null; prompt_id: string | null }>(
+        "turnPlacement",
+        `SELECT t.regenerates_id, (SELECT p.id FROM messages p WHERE p.thread_id = t.thread_id
+           AND p.seq = t.prompt_seq) AS prompt_id FROM turns t WHERE t.id = $1`,
+        [turnId],
+      );
+      if (turn?.regenerates_id) {
+        const old = await node(turn.regenerates_id);
+        return { parentId: old?.parent_id ?? null, onPath: 0, versionOf: turn.regenerates_id };
+      }
+      const prompt = turn?.prompt_id ? await node(turn.prompt_id) : undefined;
+      return { parentId: prompt?.id ?? null, onPath: prompt?.on_path ?? 1, versionOf: null };
+    },
+
+    async addVersion(oldId: string, newId: string): Promise<void> {
+      const old = await node(oldId);
+      if (!old) return;
+      const group = old.version_group ?? old.id;
+      await ctx.run(
+        "setVersionGroup",
+        "UPDATE messages SET version_group = $1 WHERE id = $2 OR id = $3",
+        [group, old.id, newId],
+      );
+      await selectVersion(newId);
+    },
+
+    async messageShown(messageId: string): Promise<boolean> {
+      return (await node(messageId))?.on_path === 1;
+    },
+
+    async versionsOf(messageId: string): Promise<string[]> {
+      const n = await node(messageId);
+      if (!n) return [];
+      if (n.version_group === null) return [n.id];
+      const rows = await ctx.rows<{ id: string }>(
+        "versionsOf",
+        "SELECT id FROM messages WHERE version_group = $1 ORDER BY seq",
+        [n.version_group],
+      );
+      return rows.map((row) => row.id);
+    },
+
+    selectVersion,
+
+    async showMessage(messageId: string): Promise<void> {
+      const rows = await ctx.rows<{ id: string }>(
+        "unchosenAncestors",
+        `WITH RECURSIVE anc(id, parent_id, chosen, depth) AS (
+           SELECT id, parent_id, chosen, 0 FROM messages WHERE id = $1
+           UNION ALL SELECT m.id, m.parent_id, m.chosen, anc.depth + 1
+           FROM messages m JOIN anc ON m.id = anc.parent_id)
+         SELECT id FROM anc WHERE chosen = 0 ORDER BY depth DESC`,
+        [messageId],
+      );
+      for (const row of rows) await selectVersion(row.id);
+    },
+
+    async answerRunOf(messageId: string) {
+      const chain = await ctx.rows<{ id: string; role: string }>(
+        "answerRun",
+        `WITH RECURSIVE anc(id, parent_id, role, depth) AS (
+           SELECT id, parent_id, role, 0 FROM messages WHERE id = $1
+           UNION ALL SELECT m.id, m.parent_id, m.role, anc.depth + 1
+           FROM messages m JOIN anc ON m.id = anc.parent_id AND anc.role = 'assistant')
+         SELECT id, role FROM anc ORDER BY depth`,
+        [messageId],
+      );
+      const prompt = chain.at(-1);
+      const head = chain.at(-2);
+      if (!prompt || !head || prompt.role !== "user") return null;
+      return { headId: head.id, promptId: prompt.id };
+    },
+
+    async insertRegenerateTurn(input): Promise<Turn> {
+      const [turn] = await ctx.rows<TurnRow>(
+        "insertRegenerateTurn",
+        `WITH seq AS (
+           UPDATE threads SET last_seq = last_seq + 1, updated_at = $5 WHERE id = $2
+           RETURNING last_seq)
+         INSERT INTO turns (id, thread_id, prompt_seq, status, provider_input, created_at,
+           source_turn_id, regenerates_id)
+         SELECT $1, $2, seq.last_seq, 'running', $3, $5, $4, $6 FROM seq
+         RETURNING ${TURN_COLUMNS}`,
+        [
+          input.turnId,
+          input.threadId,
+          input.providerInput,
+          input.sourceTurnId,
+          input.now,
+          input.regeneratesId,
+        ],
+      );
+      return toTurn(turn!);
+    },
+
+    async unfinishedTurnsOf(threadId: string): Promise<Turn[]> {
+      const rows = await ctx.rows<TurnRow>(
+        "unfinishedTurnsOf",
+        `SELECT ${TURN_COLUMNS} FROM turns
+         WHERE thread_id = $1 AND status IN ('running', 'waiting_for_input') ORDER BY prompt_seq`,
+        [threadId],
+      );
+      return rows.map(toTurn);
+    },
+
+    async branchThread(input): Promise<Thread> {
+      const anchor = (await node(input.messageId))!;
+      const params = [input.threadId, input.sourceThreadId, Number(anchor.seq), input.now];
+      await ctx.run(
+        "branchThread",
+        `INSERT INTO threads (id, title, title_source, branch_name, created_at, updated_at,
+           message_count, last_seq)
+         SELECT $1, $5, 'custom', $6, $4, $4,
+           (SELECT count(*) FROM messages WHERE ${ON_PATH_UNTIL}), s.last_seq
+         FROM threads s WHERE s.id = $2`,
+        [...params, input.title, input.branchName],
+      );
+      await ctx.run(
+        "branchTurns",
+        `INSERT INTO turns (id, thread_id, prompt_seq, status, error_code, error_message,
+           provider_input, created_at, completed_at, source_turn_id, regenerates_id)
+         SELECT ${copy("t.id")}, $1, t.prompt_seq,
+           CASE WHEN t.status IN ('running', 'waiting_for_input') THEN 'cancelled' ELSE t.status END,
+           t.error_code, t.error_message, t.provider_input, t.created_at,
+           coalesce(t.completed_at, $4),
+           CASE WHEN t.source_turn_id IS NULL THEN NULL ELSE ${copy("t.source_turn_id")} END, NULL
+         FROM turns t WHERE t.id IN (SELECT DISTINCT turn_id FROM messages WHERE ${ON_PATH_UNTIL})`,
+        params,
+      );
+      await ctx.run(
+        "branchMessages",
+        `INSERT INTO messages (id, thread_id, turn_id, seq, role, kind, text, status, created_at,
+           parent_id, version_group, chosen, on_path)
+         SELECT ${copy("m.id")}, $1, ${copy("m.turn_id")}, m.seq, m.role, m.kind, m.text,
+           CASE WHEN m.status = 'streaming' THEN 'complete' ELSE m.status END, m.created_at,
+           CASE WHEN m.parent_id IS NULL THEN NULL ELSE ${copy("m.parent_id")} END, NULL, 1, 1
+         FROM messages m WHERE m.thread_id = $2 AND m.on_path = 1 AND m.seq <= $3`,
+        params.slice(0, 3),
+      );
+      await ctx.run(
+        "branchLinks",
+        `INSERT INTO message_copies (thread_id, source_id, copy_id)
+         SELECT $1, m.id, ${copy("m.id")} FROM messages m WHERE m.thread_id = $2 AND m.on_path = 1 AND m.seq <= $3
+         UNION ALL
+         SELECT $1, c.source_id, ${copy("c.copy_id")} FROM message_copies c
+         JOIN messages m ON m.id = c.copy_id
+         WHERE c.thread_id = $2 AND m.on_path = 1 AND m.seq <= $3`,
+        params.slice(0, 3),
+      );
+      await ctx.run(
+        "branchSearch",
+        `INSERT INTO message_search (message_id, thread_id, seq, role, text, folded)
+         SELECT ${copy("s.message_id")}, $1, s.seq, s.role, s.text, s.folded
+         FROM message_search s JOIN messages m ON m.id = s.message_id
+         WHERE m.thread_id = $2 AND m.on_path = 1 AND m.seq <= $3`,
+        params.slice(0, 3),
+      );
+      await ctx.run(
+        "branchSearchQueue",
+        `INSERT INTO search_pending (message_id)
+         SELECT ${copy("p.message_id")} FROM search_pending p JOIN messages m ON m.id = p.message_id
+         WHERE m.thread_id = $2 AND m.on_path = 1 AND m.seq <= $3`,
+        params.slice(0, 3),
+      );
+      const citations = await ctx.rows<CitationRow>(
+        "branchCitations",
+        `SELECT c.citing_message_id, c.citing_turn_id, c.source_environment_id,
+           c.source_thread_id, c.source_message_id, c.quote_start, c.quote_end, c.prefix,
+           c.suffix, c.quote, c.comment, c.created_at
+         FROM message_citations c JOIN messages m ON m.id = c.citing_message_id
+         WHERE c.citing_thread_id = $1 AND m.on_path = 1 AND m.seq <= $2 ORDER BY c.id`,
+        [input.sourceThreadId, Number(anchor.seq)],
+      );
+      await writeCitations(
+        ctx.run,
+        citations.map((row) =>
+          copiedCitation(
+            { ...row, quote_start: Number(row.quote_start), quote_end: Number(row.quote_end) },
+            input.threadId,
+            pgCopyIdOf,
+          ),
+        ),
+        ctx.environmentId(),
+      );
+      const [row] = await ctx.rows<ThreadRow>(
+        "branchedThread",
+        `SELECT ${THREAD_COLUMNS} FROM threads WHERE id = $1`,
+        [input.threadId],
+      );
+      return toThreadRecord(row!, ctx.environmentId()).thread;
+    },
+
+    async copyOf(threadId: string, sourceMessageId: string): Promise<string | null> {
+      const [row] = await ctx.rows<{ copy_id: string }>(
+        "copyOf",
+        "SELECT copy_id FROM message_copies WHERE thread_id = $1 AND source_id = $2",
+        [threadId, sourceMessageId],
+      );
+      return row?.copy_id ?? null;
+    },
+  };
+}
+
+/** The PostgreSQL copy id, in JavaScript (citation rows are written from here). */
+export function pgCopyIdOf(threadId: string, sourceId: string): string {
+  const hex = md5Hex(`${threadId}/${sourceId}`);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
+
+function md5Hex(text: string): string {
+  return createHash("md5").update(text).digest("hex");
+}

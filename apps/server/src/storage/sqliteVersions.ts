@@ -1,0 +1,345 @@
+/**
+ * The SQLite queries on versions and branches (issue 30, part of `repository.ts`); the schema and
+ * its rules are `sqliteVersionsSchema.ts`. A branch is a handful of INSERT ... SELECT statements
+ * whatever the history's length: a copy's id is derived from the new thread's id and its
+ * source's id (`copyIdOf`), so every reference (turn, parent, copy link) is remapped in SQL.
+ */
+import { createHash } from "node:crypto";
+import type { Thread, Turn } from "@app/protocol";
+import type { SyncQueries } from "./chatStore.ts";
+import type { CitationIndexEntry } from "./citationIndex.ts";
+import type { SqliteDatabase } from "./db.ts";
+import { TURN_COLUMNS, type TurnRow, toThreadRecord, toTurn } from "./rows.ts";
+import { foldedSearchText } from "./searchText.ts";
+import { sqliteCitationWriter } from "./sqliteCitations.ts";
+
+export type SqliteVersionQueries = Pick<
+  SyncQueries,
+  | "messageShown"
+  | "versionsOf"
+  | "selectVersion"
+  | "showMessage"
+  | "answerRunOf"
+  | "insertRegenerateTurn"
+  | "unfinishedTurnsOf"
+  | "branchThread"
+  | "copyOf"
+> & {
+  /** Where a new message goes in the tree: its parent, and whether it is shown. */
+  placementOf(input: { threadId: string; turnId: string; role: "user" | "assistant" }): {
+    parentId: string | null;
+    onPath: number;
+    versionOf: string | null;
+  };
+  /** After inserting `newId` (unchosen, hidden) as a sibling of `oldId`: groups and shows it. */
+  addVersion(oldId: string, newId: string): void;
+};
+
+/** A copy's id: a UUID derived from the branch thread's id and the source's id. */
+export function copyIdOf(threadId: string, sourceId: string): string {
+  const hex = createHash("sha256").update(`${threadId}\u0000${sourceId}`).digest("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+const SUBTREE_SHOWN = `WITH RECURSIVE sub(id) AS (
+    SELECT ? UNION ALL SELECT m.id FROM messages m JOIN sub ON m.parent_id = sub.id WHERE m.on_path = 1)`;
+const SUBTREE_CHOSEN = `WITH RECURSIVE sub(id) AS (
+    SELECT ? UNION ALL SELECT m.id FROM messages m JOIN sub ON m.parent_id = sub.id WHERE m.chosen = 1)`;
+
+export function sqliteVersionQueries(
+  db: SqliteDatabase,
+  environmentId: string,
+): SqliteVersionQueries {
+  db.function("chat_copy_id", { deterministic: true }, (thread, source) =>
+    copyIdOf(String(thread), String(source)),
+  );
+  db.function("chat_fold", { deterministic: true }, (text) => foldedSearchText(String(text)));
+  const s = (sql: string) => db.prepare(sql);
+  const stmt = {
+    node: s(
+      "SELECT id, thread_id, parent_id, version_group, chosen, on_path, role, seq FROM messages WHERE id = ?",
+    ),
+    lastShown: s(
+      "SELECT id FROM messages WHERE thread_id = ? AND on_path = 1 ORDER BY seq DESC LIMIT 1",
+    ),
+    lastOfTurn: s("SELECT id, on_path FROM messages WHERE turn_id = ? ORDER BY seq DESC LIMIT 1"),
+    turnPlacement: s(
+      `SELECT t.regenerates_id, (SELECT p.id FROM messages p WHERE p.thread_id = t.thread_id
+         AND p.seq = t.prompt_seq) AS prompt_id FROM turns t WHERE t.id = ?`,
+    ),
+    versions: s("SELECT id FROM messages WHERE version_group = ? ORDER BY seq"),
+    setGroup: s("UPDATE messages SET version_group = ? WHERE id = ?"),
+    chosenSibling: s(
+      "SELECT id FROM messages WHERE version_group = ? AND chosen = 1 AND id <> ? LIMIT 1",
+    ),
+    choose: s(
+      "UPDATE messages SET chosen = CASE WHEN id = ? THEN 1 ELSE 0 END WHERE version_group = ?",
+    ),
+    hide: s(`${SUBTREE_SHOWN} UPDATE messages SET on_path = 0 WHERE id IN (SELECT id FROM sub)`),
+    show: s(`${SUBTREE_CHOSEN} UPDATE messages SET on_path = 1 WHERE id IN (SELECT id FROM sub)`),
+    ancestors: s(
+      `WITH RECURSIVE anc(id, parent_id, chosen, depth) AS (
+         SELECT id, parent_id, chosen, 0 FROM messages WHERE id = ?
+         UNION ALL SELECT m.id, m.parent_id, m.chosen, anc.depth + 1
+         FROM messages m JOIN anc ON m.id = anc.parent_id)
+       SELECT id FROM anc WHERE chosen = 0 ORDER BY depth DESC`,
+    ),
+    runAncestors: s(
+      `WITH RECURSIVE anc(id, parent_id, role, depth) AS (
+         SELECT id, parent_id, role, 0 FROM messages WHERE id = ?
+         UNION ALL SELECT m.id, m.parent_id, m.role, anc.depth + 1
+         FROM messages m JOIN anc ON m.id = anc.parent_id AND anc.role = 'assistant')
+       SELECT id, role FROM anc ORDER BY depth`,
+    ),
+    insertTurn: s(
+      `INSERT INTO turns (id, thread_id, prompt_seq, status, provider_input, created_at,
+         source_turn_id, regenerates_id)
+       VALUES (?, ?, ?, 'running', ?, ?, ?, ?)`,
+    ),
+    bumpSeq: s(
+      "UPDATE threads SET last_seq = last_seq + 1, updated_at = ? WHERE id = ? RETURNING last_seq",
+    ),
+    getTurn: s(`SELECT ${TURN_COLUMNS} FROM turns WHERE id = ?`),
+    unfinished: s(
+      `SELECT ${TURN_COLUMNS} FROM turns INDEXED BY turns_active_by_thread
+       WHERE thread_id = ? AND status IN ('running', 'waiting_for_input') ORDER BY prompt_seq`,
+    ),
+    copyOf: s("SELECT copy_id FROM message_copies WHERE thread_id = ? AND source_id = ?"),
+    // Branch copy, in order: thread, turns, messages, copy links, search rows, citations.
+    sourceThread: s("SELECT title, last_seq FROM threads WHERE id = ?"),
+    insertThread: s(
+      `INSERT INTO threads (id, title, title_source, branch_name, created_at, updated_at,
+         message_count, last_seq)
+       VALUES (@thread, @title, 'custom', @branch, @now, @now,
+         (SELECT count(*) FROM messages WHERE thread_id = @source AND on_path = 1 AND seq <= @until),
+         @lastSeq)`,
+    ),
+    copyTurns: s(
+      `INSERT INTO turns (id, thread_id, prompt_seq, status, error_code, error_message,
+         provider_input, created_at, completed_at, source_turn_id, regenerates_id)
+       SELECT chat_copy_id(@thread, t.id), @thread, t.prompt_seq,
+         CASE WHEN t.status IN ('running', 'waiting_for_input') THEN 'cancelled' ELSE t.status END,
+         t.error_code, t.error_message, t.provider_input, t.created_at,
+         coalesce(t.completed_at, @now),
+         CASE WHEN t.source_turn_id IS NULL THEN NULL ELSE chat_copy_id(@thread, t.source_turn_id) END,
+         NULL
+       FROM turns t WHERE t.id IN (SELECT DISTINCT turn_id FROM messages
+         WHERE thread_id = @source AND on_path = 1 AND seq <= @until)`,
+    ),
+    copyMessages: s(
+      `INSERT INTO messages (id, thread_id, turn_id, seq, role, kind, text, status, created_at,
+         parent_id, version_group, chosen, on_path)
+       SELECT chat_copy_id(@thread, m.id), @thread, chat_copy_id(@thread, m.turn_id), m.seq, m.role,
+         m.kind, m.text, CASE WHEN m.status = 'streaming' THEN 'complete' ELSE m.status END,
+         m.created_at, CASE WHEN m.parent_id IS NULL THEN NULL ELSE chat_copy_id(@thread, m.parent_id) END,
+         NULL, 1, 1
+       FROM messages m INDEXED BY messages_on_path
+       WHERE m.thread_id = @source AND m.on_path = 1 AND m.seq <= @until ORDER BY m.seq`,
+    ),
+    copyLinks: s(
+      `INSERT INTO message_copies (thread_id, source_id, copy_id)
+       SELECT @thread, m.id, chat_copy_id(@thread, m.id) FROM messages m INDEXED BY messages_on_path
+       WHERE m.thread_id = @source AND m.on_path = 1 AND m.seq <= @until
+       UNION ALL
+       SELECT @thread, c.source_id, chat_copy_id(@thread, c.copy_id) FROM message_copies c
+       JOIN messages m ON m.id = c.copy_id
+       WHERE c.thread_id = @source AND m.on_path = 1 AND m.seq <= @until`,
+    ),
+    copySearchRows: s(
+      `INSERT INTO message_search (message_id, thread_id, role, text)
+       SELECT chat_copy_id(@thread, s.message_id), @thread, s.role, s.text
+       FROM message_search s JOIN messages m ON m.id = s.message_id
+       WHERE m.thread_id = @source AND m.on_path = 1 AND m.seq <= @until ORDER BY s.id`,
+    ),
+    copySearchFts: s(
+      `INSERT INTO message_search_fts (rowid, folded)
+       SELECT id, chat_fold(text) FROM message_search WHERE thread_id = @thread AND text IS NOT NULL`,
+    ),
+    copySearchQueue: s(
+      `INSERT INTO search_pending (message_id)
+       SELECT chat_copy_id(@thread, p.message_id) FROM search_pending p
+       JOIN messages m ON m.id = p.message_id
+       WHERE m.thread_id = @source AND m.on_path = 1 AND m.seq <= @until`,
+    ),
+    citationsToCopy: s(
+      `SELECT c.citing_message_id, c.citing_turn_id, c.source_environment_id, c.source_thread_id,
+         c.source_message_id, c.quote_start, c.quote_end, c.prefix, c.suffix, c.quote, c.comment,
+         c.created_at
+       FROM message_citations c JOIN messages m ON m.id = c.citing_message_id
+       WHERE c.citing_thread_id = @source AND m.on_path = 1 AND m.seq <= @until ORDER BY c.id`,
+    ),
+  };
+  const writeCitations = sqliteCitationWriter(db);
+
+  type Node = {
+    id: string;
+    thread_id: string;
+    parent_id: string | null;
+    version_group: string | null;
+    chosen: number;
+    on_path: number;
+    role: "user" | "assistant";
+    seq: number;
+  };
+  const node = (id: string) => stmt.node.get(id) as Node | undefined;
+
+  const parentShown = (n: Node): boolean =>
+    n.parent_id === null || node(n.parent_id)?.on_path === 1;
+
+  const selectVersion = (messageId: string): void => {
+    const n = node(messageId);
+    if (!n || n.version_group === null) return;
+    const previous = stmt.chosenSibling.get(n.version_group, n.id) as { id: string } | undefined;
+    stmt.choose.run(n.id, n.version_group);
+    if (!parentShown(n)) return;
+    if (previous) stmt.hide.run(previous.id);
+    stmt.show.run(n.id);
+  };
+
+  return {
+    placementOf({ threadId, turnId, role }) {
+      if (role === "user") {
+        const last = stmt.lastShown.get(threadId) as { id: string } | undefined;
+        return { parentId: last?.id ?? null, onPath: 1, versionOf: null };
+      }
+      const last = stmt.lastOfTurn.get(turnId) as { id: string; on_path: number } | undefined;
+      if (last) return { parentId: last.id, onPath: last.on_path, versionOf: null };
+      const turn = stmt.turnPlacement.get(turnId) as
+        | { regenerates_id: string | null; prompt_id: string | null }
+        | undefined;
+      if (turn?.regenerates_id) {
+        const old = node(turn.regenerates_id);
+        return { parentId: old?.parent_id ?? null, onPath: 0, versionOf: turn.regenerates_id };
+      }
+      const prompt = turn?.prompt_id ? node(turn.prompt_id) : undefined;
+      return { parentId: prompt?.id ?? null, onPath: prompt?.on_path ?? 1, versionOf: null };
+    },
+
+    addVersion(oldId: string, newId: string): void {
+      const old = node(oldId);
+      if (!old) return;
+      const group = old.version_group ?? old.id;
+      if (old.version_group === null) stmt.setGroup.run(group, old.id);
+      stmt.setGroup.run(group, newId);
+      selectVersion(newId);
+    },
+
+    messageShown(messageId: string): boolean {
+      return node(messageId)?.on_path === 1;
+    },
+
+    versionsOf(messageId: string): string[] {
+      const n = node(messageId);
+      if (!n) return [];
+      if (n.version_group === null) return [n.id];
+      return (stmt.versions.all(n.version_group) as { id: string }[]).map((row) => row.id);
+    },
+
+    selectVersion,
+
+    showMessage(messageId: string): void {
+      for (const row of stmt.ancestors.all(messageId) as { id: string }[]) selectVersion(row.id);
+    },
+
+    answerRunOf(messageId: string) {
+      const chain = stmt.runAncestors.all(messageId) as { id: string; role: string }[];
+      const prompt = chain.at(-1);
+      const head = chain.at(-2);
+      if (!prompt || !head || prompt.role !== "user") return null;
+      return { headId: head.id, promptId: prompt.id };
+    },
+
+    insertRegenerateTurn(input): Turn {
+      const { last_seq: seq } = stmt.bumpSeq.get(input.now, input.threadId) as { last_seq: number };
+      stmt.insertTurn.run(
+        input.turnId,
+        input.threadId,
+        seq,
+        input.providerInput,
+        input.now,
+        input.sourceTurnId,
+        input.regeneratesId,
+      );
+      return toTurn(stmt.getTurn.get(input.turnId) as TurnRow);
+    },
+
+    unfinishedTurnsOf(threadId: string): Turn[] {
+      return (stmt.unfinished.all(threadId) as TurnRow[]).map(toTurn);
+    },
+
+    branchThread(input): Thread {
+      const anchor = node(input.messageId)!;
+      const source = stmt.sourceThread.get(input.sourceThreadId) as { last_seq: number };
+      const params = {
+        thread: input.threadId,
+        source: input.sourceThreadId,
+        until: anchor.seq,
+        now: input.now,
+      };
+      stmt.insertThread.run({
+        ...params,
+        title: input.title,
+        branch: input.branchName,
+        lastSeq: source.last_seq,
+      });
+      stmt.copyTurns.run(params);
+      stmt.copyMessages.run(params);
+      stmt.copyLinks.run(params);
+      stmt.copySearchRows.run(params);
+      stmt.copySearchFts.run({ thread: input.threadId });
+      stmt.copySearchQueue.run(params);
+      const citations = stmt.citationsToCopy.all(params) as CitationRow[];
+      writeCitations(
+        citations.map((row) => copiedCitation(row, input.threadId)),
+        environmentId,
+      );
+      const row = db.prepare("SELECT * FROM threads WHERE id = ?").get(input.threadId);
+      return toThreadRecord(row as Parameters<typeof toThreadRecord>[0], environmentId).thread;
+    },
+
+    copyOf(threadId: string, sourceMessageId: string): string | null {
+      const row = stmt.copyOf.get(threadId, sourceMessageId) as { copy_id: string } | undefined;
+      return row?.copy_id ?? null;
+    },
+  };
+}
+
+export type CitationRow = {
+  citing_message_id: string;
+  citing_turn_id: string;
+  source_environment_id: string;
+  source_thread_id: string;
+  source_message_id: string;
+  quote_start: number;
+  quote_end: number;
+  prefix: string;
+  suffix: string;
+  quote: string;
+  comment: string | null;
+  created_at: string;
+};
+
+/** A copied prompt's citation: the same source, cited by the copy. */
+export function copiedCitation(
+  row: CitationRow,
+  threadId: string,
+  copyId: (threadId: string, sourceId: string) => string = copyIdOf,
+): CitationIndexEntry {
+  return {
+    citingMessageId: copyId(threadId, row.citing_message_id),
+    citingThreadId: threadId,
+    citingTurnId: copyId(threadId, row.citing_turn_id),
+    sourceEnvironmentId: row.source_environment_id,
+    sourceThreadId: row.source_thread_id,
+    sourceMessageId: row.source_message_id,
+    quote: {
+      text: row.quote,
+      start: row.quote_start,
+      end: row.quote_end,
+      prefix: row.prefix,
+      suffix: row.suffix,
+    },
+    comment: row.comment,
+    createdAt: row.created_at,
+  };
+}
