@@ -21,7 +21,7 @@ import {
 } from "./plugins/CitationCommentPlugin.tsx";
 import { PromptTokensPlugin } from "./plugins/PromptTokensPlugin.tsx";
 import { SubmitOnEnterPlugin } from "./plugins/SubmitOnEnterPlugin.tsx";
-import { $getPromptText, $setPromptText, PROMPT_REBUILD_TAG } from "./promptEditorState.ts";
+import { $getPromptText, $setPromptText } from "./promptEditorState.ts";
 import "./composer.css";
 
 /** Props of {@link MessageEditEditor}. */
@@ -75,6 +75,8 @@ export function MessageEditEditor({ text, onSend, onCancel }: MessageEditEditorP
       console.error(e);
     },
     theme: { paragraph: "composer-paragraph" },
+    // The prompt from the first paint (chips rebuilt by the composer's own tokenizer).
+    editorState: () => $setPromptText(text),
   }).current;
 
   const submit = useCallback(() => {
@@ -97,14 +99,10 @@ export function MessageEditEditor({ text, onSend, onCancel }: MessageEditEditorP
     );
   }, [onSend, sending]);
 
-  const onEditor = useCallback(
-    (editor: LexicalEditor) => {
-      editorRef.current = editor;
-      editor.update(() => $setPromptText(text), { tag: PROMPT_REBUILD_TAG, discrete: true });
-      editor.focus();
-    },
-    [text],
-  );
+  const onEditor = useCallback((editor: LexicalEditor) => {
+    editorRef.current = editor;
+    editor.focus();
+  }, []);
 
   return (
     <div className="message-edit composer" data-message-edit="">

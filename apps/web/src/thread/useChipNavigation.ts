@@ -1,8 +1,10 @@
 /**
  * What a chip click does in this thread: a chip citing another environment cannot be opened here,
- * so it only raises a notice; any other chip routes to its citation (`#assistant-citation=`).
+ * so it only raises a notice; any other chip routes to its citation (`#assistant-citation=`). In
+ * a branch, a chip whose source was copied into it routes to the copy (`GET .../copies/:id`).
  */
 import { useCallback, useState } from "react";
+import { messageCopy } from "../api/conversationClient.ts";
 import {
   type AssistantCitationNavigator,
   useAssistantCitationNavigator,
@@ -30,7 +32,20 @@ export function useChipNavigation(here: { environmentId: string; threadId: strin
         return;
       }
       setChipNotice(null);
-      routeToCitation(citation, origin, chip);
+      if (citationScope(citation, here) !== "other-thread") {
+        routeToCitation(citation, origin, chip);
+        return;
+      }
+      // A branch (issue 30): a source copied into this thread is read here, not in its original.
+      messageCopy(here.threadId, citation.messageId).then(
+        (copy) =>
+          routeToCitation(
+            { ...citation, threadId: here.threadId, messageId: copy.messageId },
+            origin,
+            chip,
+          ),
+        () => routeToCitation(citation, origin, chip),
+      );
     },
     [here, routeToCitation],
   );

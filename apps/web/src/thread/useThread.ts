@@ -14,6 +14,7 @@ import {
   sendTurn,
   takeThreadPrefetch,
 } from "../api/client.ts";
+import { showMessage } from "../api/conversationClient.ts";
 import { type EventStreamStatus, subscribeThreadEvents } from "../api/threadEvents.ts";
 import {
   eventStalesThreadList,
@@ -104,6 +105,8 @@ export function useThread(threadId: string): UseThreadResult {
   const stateRef = useRef(state);
   stateRef.current = state;
   const edgeInFlight = useRef<Record<RangeEdge, boolean>>({ older: false, newer: false });
+  /** Messages this view showed itself (`POST .../show`): their `thread.path` is already read. */
+  const ownPathChanges = useRef(new Set<string>());
 
   // Initial load: the detail (its lastEventId is the resume point) and the newest page at once.
   // `loadAttempt` is read so that Retry (which bumps it) reruns this effect.
@@ -154,9 +157,13 @@ export function useThread(threadId: string): UseThreadResult {
       lastEventId: streamFrom,
       onEvent: (eventId, event) => {
         dispatch({ type: "event", eventId, event });
-        if (event.type === "thread.path") void reloadPathRef.current(event.messageId);
-        else if (event.type === "thread.updated") upsertThreadInList(event.thread);
-        else if (eventStalesThreadList(event)) void refreshThreadList();
+        if (event.type === "thread.path") {
+          // A change this view made and already read (a chip showing a version) is not read twice.
+          if (!ownPathChanges.current.delete(event.messageId)) {
+            void reloadPathRef.current(event.messageId);
+          }
+        } else if (event.type === "thread.updated") upsertThreadInList(event.thread);
+        if (eventStalesThreadList(event)) void refreshThreadList();
       },
       onStatus: setConnection,
       onReconnected: () => {
@@ -245,7 +252,19 @@ export function useThread(threadId: string): UseThreadResult {
         dispatch({ type: "page.loaded", page, position: "around" });
         return { status: "loaded" };
       } catch (error) {
-        const apiError = asApiError(error);
+        let apiError = asApiError(error);
+        // A version that is not shown (issue 30): show it, then read the new path around it.
+        if (apiError.code === "message_not_shown") {
+          try {
+            ownPathChanges.current.add(messageId);
+            await showMessage(threadId, messageId);
+            const page = await getMessages(threadId, { around: messageId, limit: PAGE_SIZE });
+            dispatch({ type: "path.reloaded", page, position: "around" });
+            return { status: "loaded" };
+          } catch (retryError) {
+            apiError = asApiError(retryError);
+          }
+        }
         // Only the server's own answer that the message is not here means it is gone.
         if (apiError.status === 404 && apiError.code === "message_not_found") {
           return { status: "missing" };
