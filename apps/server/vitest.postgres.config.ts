@@ -5,6 +5,7 @@ import { defineProject } from "vitest/config";
 
 export const POSTGRES_TEST_FILES = [
   "src/storage/repository.test.ts",
+  "src/storage/versions.test.ts",
   "src/storage/citationIndex.test.ts",
   "src/storage/searchIndex.test.ts",
   "src/storage/searchIndexer.test.ts",
