@@ -94,7 +94,8 @@ const queues = (text: string) => text.length > SEARCH_INLINE_MAX_CHARS;
 
 /**
  * The store with its background indexer: kicked at once (leftovers of a crash), after every
- * commit of a write that queued a message, and on every turn sweep (`threadsAwaitingTurns`).
+ * commit of a write that queued a message (or a branch), and on every turn sweep
+ * (`threadsAwaitingTurns`).
  */
 export function withSearchIndexer(store: Omit<ChatStore, "searchIndexIdle">): ChatStore {
   const indexer = new SearchIndexer(store);
@@ -103,7 +104,10 @@ export function withSearchIndexer(store: Omit<ChatStore, "searchIndexIdle">): Ch
   const watching = <Q extends ChatQueries>(
     queries: Q,
     queued: (write: Promise<unknown>) => void,
-  ): Pick<Q, "finishMessage" | "insertAssistantMessage" | "insertTurnWithPrompt"> => ({
+  ): Pick<
+    Q,
+    "finishMessage" | "insertAssistantMessage" | "insertTurnWithPrompt" | "branchThread"
+  > => ({
     finishMessage(id, text, status) {
       const write = queries.finishMessage(id, text, status);
       if (queues(text)) queued(write);
@@ -117,6 +121,12 @@ export function withSearchIndexer(store: Omit<ChatStore, "searchIndexIdle">): Ch
     insertTurnWithPrompt(input) {
       const write = queries.insertTurnWithPrompt(input);
       if (queues(input.text)) queued(write);
+      return write;
+    },
+    // A branch queues its copies on SQLite (`sqliteVersions.ts`).
+    branchThread(input) {
+      const write = queries.branchThread(input);
+      queued(write);
       return write;
     },
   });

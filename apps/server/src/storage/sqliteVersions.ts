@@ -1,16 +1,14 @@
 /**
  * The SQLite queries on versions and branches (issue 30, part of `repository.ts`); the schema and
  * its rules are `sqliteVersionsSchema.ts`. A branch is a handful of INSERT ... SELECT statements
- * whatever the history's length: a copy's id is derived from the new thread's id and its
- * source's id (`copyIdOf`), so every reference (turn, parent, copy link) is remapped in SQL.
+ * whatever the history's length: a copy's id is the new thread's id and its seq (`copyIdOf`),
+ * so every reference (turn, parent, copy link) is remapped in SQL.
  */
-import { createHash } from "node:crypto";
 import type { Thread, Turn } from "@app/protocol";
 import type { SyncQueries } from "./chatStore.ts";
 import type { CitationIndexEntry } from "./citationIndex.ts";
 import type { SqliteDatabase } from "./db.ts";
 import { TURN_COLUMNS, type TurnRow, toThreadRecord, toTurn } from "./rows.ts";
-import { foldedSearchText } from "./searchText.ts";
 import { sqliteCitationWriter } from "./sqliteCitations.ts";
 
 export type SqliteVersionQueries = Pick<
@@ -35,10 +33,17 @@ export type SqliteVersionQueries = Pick<
   addVersion(oldId: string, newId: string): void;
 };
 
-/** A copy's id: a UUID derived from the branch thread's id and the source's id. */
-export function copyIdOf(threadId: string, sourceId: string): string {
-  const hex = createHash("sha256").update(`${threadId}\u0000${sourceId}`).digest("hex");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+/**
+ * A copied message's id: the branch thread's id and the copy's seq (the source's), so SQL
+ * remaps every reference without a lookup table (both stores write the same ids).
+ */
+export function copyIdOf(threadId: string, seq: number): string {
+  return `${threadId}:${seq}`;
+}
+
+/** A copied turn's id: the branch thread's id and its prompt seq. */
+export function turnCopyIdOf(threadId: string, promptSeq: number): string {
+  return `${threadId}:t${promptSeq}`;
 }
 
 const SUBTREE_SHOWN = `WITH RECURSIVE sub(id) AS (
@@ -50,10 +55,6 @@ export function sqliteVersionQueries(
   db: SqliteDatabase,
   environmentId: string,
 ): SqliteVersionQueries {
-  db.function("chat_copy_id", { deterministic: true }, (thread, source) =>
-    copyIdOf(String(thread), String(source)),
-  );
-  db.function("chat_fold", { deterministic: true }, (text) => foldedSearchText(String(text)));
   const s = (sql: string) => db.prepare(sql);
   const stmt = {
     node: s(
@@ -117,55 +118,52 @@ export function sqliteVersionQueries(
     copyTurns: s(
       `INSERT INTO turns (id, thread_id, prompt_seq, status, error_code, error_message,
          provider_input, created_at, completed_at, source_turn_id, regenerates_id)
-       SELECT chat_copy_id(@thread, t.id), @thread, t.prompt_seq,
+       SELECT @thread || ':t' || t.prompt_seq, @thread, t.prompt_seq,
          CASE WHEN t.status IN ('running', 'waiting_for_input') THEN 'cancelled' ELSE t.status END,
          t.error_code, t.error_message, t.provider_input, t.created_at,
          coalesce(t.completed_at, @now),
-         CASE WHEN t.source_turn_id IS NULL THEN NULL ELSE chat_copy_id(@thread, t.source_turn_id) END,
+         (SELECT @thread || ':t' || s.prompt_seq FROM turns s WHERE s.id = t.source_turn_id),
          NULL
-       FROM turns t WHERE t.id IN (SELECT DISTINCT turn_id FROM messages
+       FROM turns t WHERE t.id IN (SELECT DISTINCT turn_id FROM messages INDEXED BY messages_on_path
          WHERE thread_id = @source AND on_path = 1 AND seq <= @until)`,
     ),
+    // The copy is one linear history: each copy's parent is the copy before it.
     copyMessages: s(
       `INSERT INTO messages (id, thread_id, turn_id, seq, role, kind, text, status, created_at,
          parent_id, version_group, chosen, on_path)
-       SELECT chat_copy_id(@thread, m.id), @thread, chat_copy_id(@thread, m.turn_id), m.seq, m.role,
+       SELECT @thread || ':' || m.seq, @thread, @thread || ':t' || t.prompt_seq, m.seq, m.role,
          m.kind, m.text, CASE WHEN m.status = 'streaming' THEN 'complete' ELSE m.status END,
-         m.created_at, CASE WHEN m.parent_id IS NULL THEN NULL ELSE chat_copy_id(@thread, m.parent_id) END,
-         NULL, 1, 1
-       FROM messages m INDEXED BY messages_on_path
+         m.created_at, lag(@thread || ':' || m.seq) OVER (ORDER BY m.seq), NULL, 1, 1
+       FROM messages m INDEXED BY messages_on_path JOIN turns t ON t.id = m.turn_id
        WHERE m.thread_id = @source AND m.on_path = 1 AND m.seq <= @until ORDER BY m.seq`,
     ),
     copyLinks: s(
       `INSERT INTO message_copies (thread_id, source_id, copy_id)
-       SELECT @thread, m.id, chat_copy_id(@thread, m.id) FROM messages m INDEXED BY messages_on_path
+       SELECT @thread, m.id, @thread || ':' || m.seq FROM messages m INDEXED BY messages_on_path
        WHERE m.thread_id = @source AND m.on_path = 1 AND m.seq <= @until
        UNION ALL
-       SELECT @thread, c.source_id, chat_copy_id(@thread, c.copy_id) FROM message_copies c
+       SELECT @thread, c.source_id, @thread || ':' || m.seq FROM message_copies c
        JOIN messages m ON m.id = c.copy_id
        WHERE c.thread_id = @source AND m.on_path = 1 AND m.seq <= @until`,
     ),
+    // Search rows in thread order, their texts left to the background indexer
+    // (`searchIndexer.ts`): trigram-indexing thousands of texts has no place in the request.
     copySearchRows: s(
       `INSERT INTO message_search (message_id, thread_id, role, text)
-       SELECT chat_copy_id(@thread, s.message_id), @thread, s.role, s.text
-       FROM message_search s JOIN messages m ON m.id = s.message_id
-       WHERE m.thread_id = @source AND m.on_path = 1 AND m.seq <= @until ORDER BY s.id`,
-    ),
-    copySearchFts: s(
-      `INSERT INTO message_search_fts (rowid, folded)
-       SELECT id, chat_fold(text) FROM message_search WHERE thread_id = @thread AND text IS NOT NULL`,
+       SELECT @thread || ':' || m.seq, @thread, m.role, NULL FROM messages m INDEXED BY messages_on_path
+       WHERE m.thread_id = @source AND m.on_path = 1 AND m.seq <= @until ORDER BY m.seq`,
     ),
     copySearchQueue: s(
       `INSERT INTO search_pending (message_id)
-       SELECT chat_copy_id(@thread, p.message_id) FROM search_pending p
-       JOIN messages m ON m.id = p.message_id
+       SELECT @thread || ':' || m.seq FROM messages m INDEXED BY messages_on_path
        WHERE m.thread_id = @source AND m.on_path = 1 AND m.seq <= @until`,
     ),
     citationsToCopy: s(
-      `SELECT c.citing_message_id, c.citing_turn_id, c.source_environment_id, c.source_thread_id,
-         c.source_message_id, c.quote_start, c.quote_end, c.prefix, c.suffix, c.quote, c.comment,
+      `SELECT m.seq AS citing_seq, t.prompt_seq AS citing_turn_seq, c.source_environment_id,
+         c.source_thread_id, c.source_message_id, c.quote_start, c.quote_end, c.prefix, c.suffix, c.quote, c.comment,
          c.created_at
        FROM message_citations c JOIN messages m ON m.id = c.citing_message_id
+       JOIN turns t ON t.id = m.turn_id
        WHERE c.citing_thread_id = @source AND m.on_path = 1 AND m.seq <= @until ORDER BY c.id`,
     ),
   };
@@ -286,7 +284,6 @@ export function sqliteVersionQueries(
       stmt.copyMessages.run(params);
       stmt.copyLinks.run(params);
       stmt.copySearchRows.run(params);
-      stmt.copySearchFts.run({ thread: input.threadId });
       stmt.copySearchQueue.run(params);
       const citations = stmt.citationsToCopy.all(params) as CitationRow[];
       writeCitations(
@@ -305,8 +302,8 @@ export function sqliteVersionQueries(
 }
 
 export type CitationRow = {
-  citing_message_id: string;
-  citing_turn_id: string;
+  citing_seq: number | string;
+  citing_turn_seq: number | string;
   source_environment_id: string;
   source_thread_id: string;
   source_message_id: string;
@@ -320,22 +317,18 @@ export type CitationRow = {
 };
 
 /** A copied prompt's citation: the same source, cited by the copy. */
-export function copiedCitation(
-  row: CitationRow,
-  threadId: string,
-  copyId: (threadId: string, sourceId: string) => string = copyIdOf,
-): CitationIndexEntry {
+export function copiedCitation(row: CitationRow, threadId: string): CitationIndexEntry {
   return {
-    citingMessageId: copyId(threadId, row.citing_message_id),
+    citingMessageId: copyIdOf(threadId, Number(row.citing_seq)),
     citingThreadId: threadId,
-    citingTurnId: copyId(threadId, row.citing_turn_id),
+    citingTurnId: turnCopyIdOf(threadId, Number(row.citing_turn_seq)),
     sourceEnvironmentId: row.source_environment_id,
     sourceThreadId: row.source_thread_id,
     sourceMessageId: row.source_message_id,
     quote: {
       text: row.quote,
-      start: row.quote_start,
-      end: row.quote_end,
+      start: Number(row.quote_start),
+      end: Number(row.quote_end),
       prefix: row.prefix,
       suffix: row.suffix,
     },

@@ -48,6 +48,8 @@ const TABLES: {
       ["provider_input", "text"],
       ["created_at", "text"],
       ["completed_at", "text"],
+      ["source_turn_id", "text"],
+      ["regenerates_id", "text"],
     ],
   },
   {
@@ -62,6 +64,19 @@ const TABLES: {
       ["text", "text"],
       ["status", "text"],
       ["created_at", "text"],
+      ["parent_id", "text"],
+      ["version_group", "text"],
+      ["chosen", "int4"],
+      ["on_path", "int4"],
+    ],
+  },
+  {
+    // Versions and branches (issue 30): a branch's copy links.
+    name: "message_copies",
+    columns: [
+      ["thread_id", "text"],
+      ["source_id", "text"],
+      ["copy_id", "text"],
     ],
   },
   {

@@ -1,10 +1,9 @@
 /**
  * The PostgreSQL queries on versions and branches (issue 30, part of `pgQueries.ts`), as
- * `../sqliteVersions.ts` for SQLite (which explains them). A copy's id is
- * `md5(<branch thread id> || '/' || <source id>)` as a UUID, so a branch is a handful of
- * INSERT ... SELECT statements whatever the history's length.
+ * `../sqliteVersions.ts` for SQLite (which explains them, and the copy ids both stores write).
+ * A branch is a handful of INSERT ... SELECT statements whatever the history's length; the
+ * search rows are copied with their case fold (no rendering).
  */
-import { createHash } from "node:crypto";
 import type { Thread, Turn } from "@app/protocol";
 import type { ChatQueries } from "../chatStore.ts";
 import {
@@ -39,8 +38,6 @@ export type PgVersionQueries = Pick<
   addVersion(oldId: string, newId: string): Promise<void>;
 };
 
-/** The copy id of column `column` in branch thread `$1`. */
-const copy = (column: string) => `md5($1::text || '/' || ${column})::uuid::text`;
 /** The source rows of a branch: the path shown of `$2` up to seq `$3`. */
 const ON_PATH_UNTIL = "thread_id = $2 AND on_path = 1 AND seq <= $3";
 
@@ -234,30 +231,33 @@ export function pgVersionQueries(ctx: PgContext): PgVersionQueries {
         "branchTurns",
         `INSERT INTO turns (id, thread_id, prompt_seq, status, error_code, error_message,
            provider_input, created_at, completed_at, source_turn_id, regenerates_id)
-         SELECT ${copy("t.id")}, $1, t.prompt_seq,
+         SELECT $1::text || ':t' || t.prompt_seq, $1, t.prompt_seq,
            CASE WHEN t.status IN ('running', 'waiting_for_input') THEN 'cancelled' ELSE t.status END,
            t.error_code, t.error_message, t.provider_input, t.created_at,
            coalesce(t.completed_at, $4),
-           CASE WHEN t.source_turn_id IS NULL THEN NULL ELSE ${copy("t.source_turn_id")} END, NULL
+           (SELECT $1::text || ':t' || s.prompt_seq FROM turns s WHERE s.id = t.source_turn_id), NULL
          FROM turns t WHERE t.id IN (SELECT DISTINCT turn_id FROM messages WHERE ${ON_PATH_UNTIL})`,
         params,
       );
+      // The copy is one linear history: each copy's parent is the copy before it.
       await ctx.run(
         "branchMessages",
         `INSERT INTO messages (id, thread_id, turn_id, seq, role, kind, text, status, created_at,
            parent_id, version_group, chosen, on_path)
-         SELECT ${copy("m.id")}, $1, ${copy("m.turn_id")}, m.seq, m.role, m.kind, m.text,
+         SELECT $1::text || ':' || m.seq, $1, $1::text || ':t' || t.prompt_seq, m.seq, m.role, m.kind, m.text,
            CASE WHEN m.status = 'streaming' THEN 'complete' ELSE m.status END, m.created_at,
-           CASE WHEN m.parent_id IS NULL THEN NULL ELSE ${copy("m.parent_id")} END, NULL, 1, 1
-         FROM messages m WHERE m.thread_id = $2 AND m.on_path = 1 AND m.seq <= $3`,
+           lag($1::text || ':' || m.seq) OVER (ORDER BY m.seq), NULL, 1, 1
+         FROM messages m JOIN turns t ON t.id = m.turn_id
+         WHERE m.thread_id = $2 AND m.on_path = 1 AND m.seq <= $3`,
         params.slice(0, 3),
       );
       await ctx.run(
         "branchLinks",
         `INSERT INTO message_copies (thread_id, source_id, copy_id)
-         SELECT $1, m.id, ${copy("m.id")} FROM messages m WHERE m.thread_id = $2 AND m.on_path = 1 AND m.seq <= $3
+         SELECT $1, m.id, $1::text || ':' || m.seq FROM messages m
+         WHERE m.thread_id = $2 AND m.on_path = 1 AND m.seq <= $3
          UNION ALL
-         SELECT $1, c.source_id, ${copy("c.copy_id")} FROM message_copies c
+         SELECT $1, c.source_id, $1::text || ':' || m.seq FROM message_copies c
          JOIN messages m ON m.id = c.copy_id
          WHERE c.thread_id = $2 AND m.on_path = 1 AND m.seq <= $3`,
         params.slice(0, 3),
@@ -265,7 +265,7 @@ export function pgVersionQueries(ctx: PgContext): PgVersionQueries {
       await ctx.run(
         "branchSearch",
         `INSERT INTO message_search (message_id, thread_id, seq, role, text, folded)
-         SELECT ${copy("s.message_id")}, $1, s.seq, s.role, s.text, s.folded
+         SELECT $1::text || ':' || s.seq, $1, s.seq, s.role, s.text, s.folded
          FROM message_search s JOIN messages m ON m.id = s.message_id
          WHERE m.thread_id = $2 AND m.on_path = 1 AND m.seq <= $3`,
         params.slice(0, 3),
@@ -273,28 +273,23 @@ export function pgVersionQueries(ctx: PgContext): PgVersionQueries {
       await ctx.run(
         "branchSearchQueue",
         `INSERT INTO search_pending (message_id)
-         SELECT ${copy("p.message_id")} FROM search_pending p JOIN messages m ON m.id = p.message_id
+         SELECT $1::text || ':' || m.seq FROM search_pending p JOIN messages m ON m.id = p.message_id
          WHERE m.thread_id = $2 AND m.on_path = 1 AND m.seq <= $3`,
         params.slice(0, 3),
       );
       const citations = await ctx.rows<CitationRow>(
         "branchCitations",
-        `SELECT c.citing_message_id, c.citing_turn_id, c.source_environment_id,
+        `SELECT m.seq AS citing_seq, t.prompt_seq AS citing_turn_seq, c.source_environment_id,
            c.source_thread_id, c.source_message_id, c.quote_start, c.quote_end, c.prefix,
            c.suffix, c.quote, c.comment, c.created_at
          FROM message_citations c JOIN messages m ON m.id = c.citing_message_id
+         JOIN turns t ON t.id = m.turn_id
          WHERE c.citing_thread_id = $1 AND m.on_path = 1 AND m.seq <= $2 ORDER BY c.id`,
         [input.sourceThreadId, Number(anchor.seq)],
       );
       await writeCitations(
         ctx.run,
-        citations.map((row) =>
-          copiedCitation(
-            { ...row, quote_start: Number(row.quote_start), quote_end: Number(row.quote_end) },
-            input.threadId,
-            pgCopyIdOf,
-          ),
-        ),
+        citations.map((row) => copiedCitation(row, input.threadId)),
         ctx.environmentId(),
       );
       const [row] = await ctx.rows<ThreadRow>(
@@ -314,14 +309,4 @@ export function pgVersionQueries(ctx: PgContext): PgVersionQueries {
       return row?.copy_id ?? null;
     },
   };
-}
-
-/** The PostgreSQL copy id, in JavaScript (citation rows are written from here). */
-export function pgCopyIdOf(threadId: string, sourceId: string): string {
-  const hex = md5Hex(`${threadId}/${sourceId}`);
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
-}
-
-function md5Hex(text: string): string {
-  return createHash("md5").update(text).digest("hex");
 }
