@@ -26,6 +26,7 @@ import {
   type TestServer,
   testDatabaseUrl,
   testStoreKind,
+  waitFor,
 } from "../testing/harness.ts";
 
 let server: TestServer;
@@ -306,9 +307,13 @@ describe("branch", () => {
     const missing = await server.request(`/api/threads/${thread.id}/copies/nope`);
     expect(missing.status).toBe(404);
     // Search works in the branch; the copy cites the same source (backlinks count it).
-    const found = await server.getJson<ThreadSearchResponse>(
-      `/api/threads/${thread.id}/search?q=beta`,
-    );
+    // SQLite indexes a branch's copies in the background, right after the copy.
+    const found = await waitFor(async () => {
+      const page = await server.getJson<ThreadSearchResponse>(
+        `/api/threads/${thread.id}/search?q=beta`,
+      );
+      return page.matches.length > 0 ? page : undefined;
+    });
     expect(found.matches.map((m) => m.messageId)).toEqual([copied[2]!.id]);
     const list = await server.getJson<CitedByPage>(
       `/api/threads/${threadId}/messages/${answerOne.id}/cited-by`,
