@@ -40,7 +40,8 @@ const INDEXES = `
   CREATE TABLE IF NOT EXISTS message_copies (
     thread_id TEXT NOT NULL REFERENCES threads (id) ON DELETE CASCADE,
     source_id TEXT NOT NULL,
-    copy_id TEXT NOT NULL REFERENCES messages (id) ON DELETE CASCADE,
+    -- A copy lives in thread_id: it goes with its thread (no per-row check on the copy).
+    copy_id TEXT NOT NULL,
     PRIMARY KEY (thread_id, source_id)
   ) STRICT, WITHOUT ROWID;
   CREATE INDEX IF NOT EXISTS message_copies_by_copy ON message_copies (copy_id);

@@ -1,8 +1,7 @@
 /**
  * The PostgreSQL queries on versions and branches (issue 30, part of `pgQueries.ts`), as
  * `../sqliteVersions.ts` for SQLite (which explains them, and the copy ids both stores write).
- * A branch is a handful of INSERT ... SELECT statements whatever the history's length; the
- * search rows are copied with their case fold (no rendering).
+ * A branch is a handful of INSERT ... SELECT statements whatever the history's length.
  */
 import type { Thread, Turn } from "@app/protocol";
 import type { ChatQueries } from "../chatStore.ts";
@@ -262,18 +261,12 @@ export function pgVersionQueries(ctx: PgContext): PgVersionQueries {
          WHERE c.thread_id = $2 AND m.on_path = 1 AND m.seq <= $3`,
         params.slice(0, 3),
       );
-      await ctx.run(
-        "branchSearch",
-        `INSERT INTO message_search (message_id, thread_id, seq, role, text, folded)
-         SELECT $1::text || ':' || s.seq, $1, s.seq, s.role, s.text, s.folded
-         FROM message_search s JOIN messages m ON m.id = s.message_id
-         WHERE m.thread_id = $2 AND m.on_path = 1 AND m.seq <= $3`,
-        params.slice(0, 3),
-      );
+      // Search rows come from the background indexer (`../searchIndexer.ts`), as on SQLite:
+      // updating the trigram index for thousands of texts has no place in the request.
       await ctx.run(
         "branchSearchQueue",
         `INSERT INTO search_pending (message_id)
-         SELECT $1::text || ':' || m.seq FROM search_pending p JOIN messages m ON m.id = p.message_id
+         SELECT $1::text || ':' || m.seq FROM messages m
          WHERE m.thread_id = $2 AND m.on_path = 1 AND m.seq <= $3`,
         params.slice(0, 3),
       );

@@ -19,7 +19,7 @@ export const PG_VERSIONS_SCHEMA = `
   CREATE TABLE IF NOT EXISTS message_copies (
     thread_id TEXT COLLATE "C" NOT NULL REFERENCES threads (id) ON DELETE CASCADE,
     source_id TEXT COLLATE "C" NOT NULL,
-    copy_id TEXT COLLATE "C" NOT NULL REFERENCES messages (id) ON DELETE CASCADE,
+    copy_id TEXT COLLATE "C" NOT NULL,
     PRIMARY KEY (thread_id, source_id)
   );
   CREATE INDEX IF NOT EXISTS message_copies_by_copy ON message_copies (copy_id);
