@@ -218,7 +218,7 @@ export function pgVersionQueries(ctx: PgContext): PgVersionQueries {
       const anchor = (await node(input.messageId))!;
       const params = [input.threadId, input.sourceThreadId, Number(anchor.seq), input.now];
       await ctx.run(
-        "branchThread",
+        "", // branchThread: unnamed, planned for its own values (a generic plan scans)
         `INSERT INTO threads (id, title, title_source, branch_name, created_at, updated_at,
            message_count, last_seq)
          SELECT $1, $5, 'custom', $6, $4, $4,
@@ -227,7 +227,7 @@ export function pgVersionQueries(ctx: PgContext): PgVersionQueries {
         [...params, input.title, input.branchName],
       );
       await ctx.run(
-        "branchTurns",
+        "", // branchTurns: unnamed, planned for its own values (a generic plan scans)
         `INSERT INTO turns (id, thread_id, prompt_seq, status, error_code, error_message,
            provider_input, created_at, completed_at, source_turn_id, regenerates_id)
          SELECT $1::text || ':t' || t.prompt_seq, $1, t.prompt_seq,
@@ -240,7 +240,7 @@ export function pgVersionQueries(ctx: PgContext): PgVersionQueries {
       );
       // The copy is one linear history: each copy's parent is the copy before it.
       await ctx.run(
-        "branchMessages",
+        "", // branchMessages: unnamed, planned for its own values (a generic plan scans)
         `INSERT INTO messages (id, thread_id, turn_id, seq, role, kind, text, status, created_at,
            parent_id, version_group, chosen, on_path)
          SELECT $1::text || ':' || m.seq, $1, $1::text || ':t' || t.prompt_seq, m.seq, m.role, m.kind, m.text,
@@ -251,7 +251,7 @@ export function pgVersionQueries(ctx: PgContext): PgVersionQueries {
         params.slice(0, 3),
       );
       await ctx.run(
-        "branchLinks",
+        "", // branchLinks: unnamed, planned for its own values (a generic plan scans)
         `INSERT INTO message_copies (thread_id, source_id, copy_id)
          SELECT $1, m.id, $1::text || ':' || m.seq FROM messages m
          WHERE m.thread_id = $2 AND m.on_path = 1 AND m.seq <= $3
@@ -264,14 +264,14 @@ export function pgVersionQueries(ctx: PgContext): PgVersionQueries {
       // Search rows come from the background indexer (`../searchIndexer.ts`), as on SQLite:
       // updating the trigram index for thousands of texts has no place in the request.
       await ctx.run(
-        "branchSearchQueue",
+        "", // branchSearchQueue: unnamed, planned for its own values (a generic plan scans)
         `INSERT INTO search_pending (message_id)
          SELECT $1::text || ':' || m.seq FROM messages m
          WHERE m.thread_id = $2 AND m.on_path = 1 AND m.seq <= $3`,
         params.slice(0, 3),
       );
       const citations = await ctx.rows<CitationRow>(
-        "branchCitations",
+        "", // branchCitations: unnamed, planned for its own values (a generic plan scans)
         `SELECT m.seq AS citing_seq, t.prompt_seq AS citing_turn_seq, c.source_environment_id,
            c.source_thread_id, c.source_message_id, c.quote_start, c.quote_end, c.prefix,
            c.suffix, c.quote, c.comment, c.created_at
