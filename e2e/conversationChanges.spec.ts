@@ -190,6 +190,35 @@ test("a branch at turn 1,000 of the seeded thread opens, listed, and its chip ju
     .toEqual([expect.stringMatching(/^Answer 980 looks at .* one step at a time\.$/)]);
 });
 
+test("a chip whose cited message exists in no version says so; its quote and comment stay readable", async ({
+  page,
+  rig,
+}) => {
+  test.setTimeout(60_000);
+  const threadId = await createThreadFromUi(page);
+  await sendPrompt(page, "Tell me about missing sources");
+  await expect(page.getByText(DEMO_ANSWER_END).first()).toBeVisible();
+  const [answer] = await answers(page, threadId);
+  const link = linkTo(
+    rig.environmentId,
+    { ...answer!, id: "never-existed" },
+    "I received no citations",
+    "Gone for good",
+  );
+  const sent = await page.request.post(`/api/threads/${threadId}/turns`, {
+    data: { input: `Where is ${link}` },
+  });
+  expect(sent.ok()).toBe(true);
+  const chip = userRows(page).last().locator("[data-assistant-citation-chip]");
+  await expect(chip).toContainText("Gone for good");
+  await chip.click();
+  await expect(
+    page.getByRole("status").filter({ hasText: "The cited message is no longer in this thread." }),
+  ).toBeVisible();
+  await expect(chip).toContainText("Gone for good");
+  await expect(chip).toHaveAttribute("title", /I received no citations/);
+});
+
 test("a second browser follows an edit live", async ({ page, browser }) => {
   test.setTimeout(90_000);
   await createThreadFromUi(page);
