@@ -266,6 +266,55 @@ describe("regenerate", () => {
   });
 });
 
+describe("regenerate streams like any turn", () => {
+  it("can be stopped: the turn ends cancelled and its partial version stays shown", async () => {
+    let calls = 0;
+    const slow = await startTestServer({
+      adapter: Object.assign(new RecordingAdapter(), {
+        runTurn: async (ctx: Parameters<RecordingAdapter["runTurn"]>[0]) => {
+          calls++;
+          const writer = ctx.startMessage("answer");
+          writer.append(calls === 1 ? "first answer" : "partial again");
+          if (calls === 1) {
+            writer.complete();
+            return;
+          }
+          await new Promise<void>((resolve) =>
+            ctx.signal.addEventListener("abort", () => resolve()),
+          );
+        },
+      }),
+    });
+    try {
+      const id = ((await (await slow.post("/api/threads", {})).json()) as Thread).id;
+      await slow.post(`/api/threads/${id}/turns`, { input: "q" });
+      await slow.provider.whenIdle();
+      const page = await slow.getJson<MessagePage>(`/api/threads/${id}/messages`);
+      const answer = page.messages[1]!;
+      const res = await slow.post(`/api/threads/${id}/messages/${answer.id}/regenerate`, {});
+      const { turn } = (await res.json()) as RegenerateResponse;
+      const streaming = await waitFor(async () => {
+        const now = await slow.getJson<MessagePage>(`/api/threads/${id}/messages`);
+        const fresh = now.messages[1];
+        return fresh && fresh.id !== answer.id && fresh.text === "partial again"
+          ? fresh
+          : undefined;
+      });
+      expect(streaming).toMatchObject({ version: 2, versions: 2 });
+      const cancelled = await slow.post(`/api/threads/${id}/turns/${turn.id}/cancel`, {});
+      expect(((await cancelled.json()) as { turn: { status: string } }).turn.status).toBe(
+        "cancelled",
+      );
+      const after = await slow.getJson<MessagePage>(`/api/threads/${id}/messages`);
+      expect(after.messages.map((m) => m.text)).toEqual(["q", "partial again"]);
+      expect(after.turns.find((t) => t.id === turn.id)?.status).toBe("cancelled");
+    } finally {
+      await slow.close();
+      await removeDir(slow.dataDir);
+    }
+  });
+});
+
 describe("search and export follow the path shown", () => {
   it("finds only shown versions", async () => {
     const threadId = await newThread();

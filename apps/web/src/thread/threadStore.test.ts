@@ -325,3 +325,34 @@ describe("threadReducer", () => {
     );
   });
 });
+
+describe("path.reloaded (versions, issue 30)", () => {
+  it("replaces the loaded history with the new path's page, keeping the thread and events", () => {
+    const before = run(loaded(), [
+      {
+        type: "page.loaded",
+        page: page([message(1), message(2), message(3), message(4)], null),
+        position: "newest",
+      },
+    ]);
+    const edited = message(5, { id: "m1b", role: "user", kind: "prompt", version: 2, versions: 2 });
+    const answer = message(6, { id: "m2b" });
+    const after = threadReducer(before, {
+      type: "path.reloaded",
+      page: page([edited, answer], null),
+      position: "newest",
+    });
+    expect(orderedMessages(after).map((m) => m.id)).toEqual(["m1b", "m2b"]);
+    expect(after.messagesById.has("m3")).toBe(false);
+    expect(newestRange(after)?.ids).toEqual(["m1b", "m2b"]);
+    expect(after.thread).toBe(before.thread);
+    expect(after.lastEventId).toBe(before.lastEventId);
+    // A thread.path event alone changes nothing: the hook reads the page.
+    const same = threadReducer(after, {
+      type: "event",
+      eventId: 11,
+      event: { type: "thread.path", messageId: "m1b" },
+    });
+    expect(same.order).toBe(after.order);
+  });
+});
