@@ -136,6 +136,14 @@ class PostgresConnections {
     } catch (error) {
       throw translateStorageError(error);
     }
+    // A checked-out client has no listener of the pool's: a connection lost mid-transaction
+    // (a restart, pg_terminate_backend) would be an unhandled 'error' event, which ends the
+    // process. The query in flight rejects on its own; the client is then dropped, not reused.
+    let broken = false;
+    const onError = () => {
+      broken = true;
+    };
+    client.on("error", onError);
     const run: Run = (name, text, values) => client.query({ name, text, values });
     const tx = createPgQueries(run, () => this.#environmentId);
     // Newest event id this transaction stored, per thread.
@@ -146,7 +154,6 @@ class PostgresConnections {
       appended.set(threadId, id);
       return id;
     };
-    let broken = false;
     let result: T;
     try {
       await client.query("BEGIN");
@@ -159,6 +166,7 @@ class PostgresConnections {
       throw translateStorageError(error);
     } finally {
       client.release(broken);
+      client.off("error", onError);
     }
     // As with SQLite, a transaction's events have reached this process's listeners when it
     // returns (a writer that broadcasts a chunk next relies on its message.created being out).
@@ -233,6 +241,9 @@ class PostgresConnections {
     const client = await this.#pool.connect().catch((error: unknown) => {
       throw translateStorageError(error);
     });
+    // A connection lost during the migrations fails them (the query rejects), not the process.
+    const onError = () => {};
+    client.on("error", onError);
     try {
       await migratePostgres(client);
       await client.query(
@@ -244,6 +255,7 @@ class PostgresConnections {
       this.#environmentId = rows[0]!.value;
     } finally {
       client.release();
+      client.off("error", onError);
     }
     await this.#listen();
   }
