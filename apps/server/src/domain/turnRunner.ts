@@ -27,6 +27,7 @@ import {
   type TurnOutcome,
 } from "./turnOutcome.ts";
 import type { TurnQueue } from "./turnQueue.ts";
+import { guardTurn } from "./turnLease.ts";
 import { TurnStop } from "./turnStop.ts";
 import { TurnWriter } from "./turnWriter.ts";
 import type { UserInputRequests } from "./userInputRequests.ts";
@@ -45,7 +46,7 @@ export interface TurnRunnerOptions {
   logger: Logger;
   questions: UserInputRequests;
   /** The thread queues (leases, and the next turn once one ends). */
-  queue: () => Pick<TurnQueue, "holdLease" | "pump">;
+  queue: () => Pick<TurnQueue, "holdLease" | "pump" | "owner">;
   /** True once the service has closed: final writes still waiting are dropped. */
   closed: () => boolean;
 }
@@ -105,6 +106,8 @@ export class TurnRunner {
       maxReplyChars: o.maxReplyChars,
       onActivity: () => deadlines.touch(),
       onStop: stop,
+      guard: (w) => guardTurn(w, turnId, o.queue().owner),
+      onLeaseLost: () => endedElsewhere(),
     });
     let settle: () => void = () => {};
     const settled = new Promise<void>((resolve) => {
@@ -135,7 +138,9 @@ export class TurnRunner {
         signal: controller.signal,
         startMessage: (kind) => storableWriter(writer.startMessage(kind)),
         requestUserInput: (questions) =>
-          o.questions.request(threadId, turnId, questions, deadlines, controller.signal),
+          o.questions.request(threadId, turnId, questions, deadlines, controller.signal, (w) =>
+            guardTurn(w, turnId, o.queue().owner),
+          ),
       };
       deadlines.start();
       // Never wait on an adapter that ignores its signal: a stop settles the turn at once.
@@ -197,9 +202,11 @@ export class TurnRunner {
     await writer?.settled();
     await o.retry.run(async () => {
       if (o.closed()) return;
-      await o.events.atomically((w) =>
-        recordOutcome(w, { threadId, turnId }, writer, outcome, o.now),
-      );
+      await o.events.atomically(async (w) => {
+        // Lost to another process (or ended there): that process records the turn.
+        if (!(await w.tx.holdsTurn(turnId, o.queue().owner))) return;
+        await recordOutcome(w, { threadId, turnId }, writer, outcome, o.now);
+      });
       writer?.markFinished();
       o.queue().pump(threadId);
     });

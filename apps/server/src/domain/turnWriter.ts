@@ -17,6 +17,7 @@ import { truncateText } from "@app/citations";
 import type { ProviderMessageWriter } from "../providers/types.ts";
 import { isStorageFault, StorageUnavailableError } from "../storage/storageErrors.ts";
 import type { EventTx, ThreadEventLog } from "./events.ts";
+import { TurnLeaseLost } from "./turnLease.ts";
 import { TurnStop } from "./turnStop.ts";
 
 export const DEFAULT_FLUSH_INTERVAL_MS = 100;
@@ -35,6 +36,10 @@ export interface TurnWriterOptions {
   onActivity(): void;
   /** The turn must stop: the reply is too long or storage failed. */
   onStop(stop: TurnStop): void;
+  /** Run first in every write's transaction: throws {@link TurnLeaseLost} once the turn is not ours. */
+  guard(w: EventTx): Promise<void>;
+  /** A write found the lease lost: nothing more is written, the turn is abandoned. */
+  onLeaseLost(): void;
 }
 
 type BufferedMessage = {
@@ -99,6 +104,7 @@ export class TurnWriter {
     // Stored before any later write of this turn (the queue keeps order), so clients see it.
     this.#enqueue(async () => {
       await this.#o.events.atomically(async (w) => {
+        await this.#o.guard(w);
         const created = await w.tx.insertAssistantMessage({
           id: message.id,
           threadId,
@@ -262,6 +268,10 @@ export class TurnWriter {
         await write();
       } catch (error) {
         this.#failed = true;
+        if (error instanceof TurnLeaseLost) {
+          this.#o.onLeaseLost();
+          return;
+        }
         if (!isStorageFault(error)) console.error("A reply write failed:", error);
         this.#o.onStop(storageStop(error));
       }
@@ -272,6 +282,7 @@ export class TurnWriter {
   async #commit(more: (w: EventTx) => Promise<void>): Promise<void> {
     const marks: [BufferedMessage, number][] = [];
     await this.#o.events.atomically(async (w) => {
+      await this.#o.guard(w);
       for (const message of this.#messages) {
         if (!message.created || message.finished || message.stored === message.text.length) {
           continue;

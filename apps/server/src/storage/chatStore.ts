@@ -246,6 +246,13 @@ export interface ChatQueries {
   releaseTurn(turnId: string, owner: string): Promise<void>;
   /** Extends `owner`'s lease; false when the turn has ended or is no longer its own. */
   renewLease(turnId: string, owner: string, leaseMs: number): Promise<boolean>;
+  /**
+   * True when `owner` holds a live lease on the turn and it is unfinished; every write of a
+   * running turn checks it in its own transaction. On PostgreSQL it locks the turn's row until
+   * the transaction ends, so a takeover (which locks it too, in `queueHead`) waits for the write
+   * or the write sees the takeover.
+   */
+  holdsTurn(turnId: string, owner: string): Promise<boolean>;
   /** Threads with an unfinished turn that nobody holds a live lease on (queued or abandoned). */
   threadsAwaitingTurns(): Promise<string[]>;
 }
@@ -296,6 +303,7 @@ export const CHAT_QUERY_METHODS = [
   "claimTurn",
   "releaseTurn",
   "renewLease",
+  "holdsTurn",
   "threadsAwaitingTurns",
 ] as const satisfies readonly (keyof ChatQueries)[];
 

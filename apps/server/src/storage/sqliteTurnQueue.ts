@@ -14,6 +14,7 @@ export type SqliteTurnQueue = Pick<
   | "claimTurn"
   | "releaseTurn"
   | "renewLease"
+  | "holdsTurn"
   | "threadsAwaitingTurns"
 >;
 
@@ -71,6 +72,14 @@ export function sqliteTurnQueue(
       if (lease?.owner !== owner) return false;
       lease.expiresAt = Date.now() + leaseMs;
       return true;
+    },
+
+    /** True when `owner` holds a live lease on the unfinished turn. */
+    holdsTurn(turnId: string, owner: string): boolean {
+      const lease = leases.get(turnId);
+      if (lease?.owner !== owner || lease.expiresAt < Date.now()) return false;
+      const turn = turns.getTurn(turnId);
+      return turn !== null && (turn.status === "running" || turn.status === "waiting_for_input");
     },
 
     /** Threads with an unfinished turn that nobody holds a live lease on (queued or abandoned). */

@@ -63,6 +63,11 @@ async function runningTurn(): Promise<{ threadId: string; writer: TurnWriter }> 
     onStop: (stop) => {
       throw new Error(`unexpected stop: ${stop.message}`);
     },
+    // The turn is always ours here (the lease guard is tested in turnLease.test.ts).
+    guard: async () => {},
+    onLeaseLost: () => {
+      throw new Error("unexpected lost lease");
+    },
   });
   return { threadId, writer };
 }
