@@ -30,6 +30,7 @@ import type { ProviderAdapter } from "../providers/types.ts";
 import type { ChatStore } from "../storage/chatStore.ts";
 import { deriveThreadNames } from "../titles.ts";
 import { recordCitations, threadsWrittenBy } from "./backlinks.ts";
+import { checkCitationText } from "./citationText.ts";
 import { DomainError, threadNotFound } from "./errors.ts";
 import type { ThreadEventLog } from "./events.ts";
 import {
@@ -163,6 +164,7 @@ export class ProviderService {
     if (trimmed === "") {
       throw new DomainError("empty_input", "The message is empty. Type something to send.");
     }
+    checkCitationText(trimmed);
     // The kernel owns the limit and its message, and expands once.
     const check = checkProviderInput(trimmed);
     if (!check.ok) {
