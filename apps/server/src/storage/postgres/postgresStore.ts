@@ -39,6 +39,8 @@ export interface PostgresStoreOptions {
 
 const CATCH_UP_PAGE = 500;
 const RECONNECT_MS = 1_000;
+/** PostgreSQL's statement_timeout on the pool's connections. */
+const STATEMENT_TIMEOUT_MS = 30_000;
 
 // BIGINT columns (seq, event ids) come back as strings by default; they are far below 2^53.
 const types = {
@@ -105,6 +107,9 @@ class PostgresConnections {
       connectionString: options.url,
       max: options.poolSize ?? 10,
       types,
+      // Every statement is bounded (issue 29): one that runs longer is cancelled, and the
+      // request answers 503 storage_unavailable instead of holding a connection.
+      statement_timeout: STATEMENT_TIMEOUT_MS,
     });
     // An idle client's connection dropped: the pool replaces it; nothing to crash for.
     this.#pool.on("error", (error) => console.error("PostgreSQL pool:", error.message));
