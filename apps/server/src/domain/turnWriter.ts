@@ -1,9 +1,15 @@
 /**
  * The assistant messages of one running turn. Their text lives in memory while the provider
- * streams: every chunk reaches SSE clients at once ({@link ThreadEventLog.broadcast}), and the
- * database gets one `message.delta` row per message at most every `flushIntervalMs` or
- * `flushChars` characters, in one transaction. A write therefore costs O(chunk), however long
- * the message grows; the whole text is written once, when the message finishes.
+ * streams, and the database gets one `message.delta` row per message at most every
+ * `flushIntervalMs` or `flushChars` characters, in one transaction. A write therefore costs
+ * O(chunk), however long the message grows; the whole text is written once, when the message
+ * finishes.
+ *
+ * What a reader saw stays (issue 29): text reaches readers only once it is stored. Each flush's
+ * rows are events (listeners get them after the commit), and after the commit the same text is
+ * also broadcast ({@link ThreadEventLog.broadcast}), so other processes of a shared store get it
+ * even when the message finishes, and its rows are compacted, before they read them. A crash
+ * therefore never takes back text a client was shown; readers see a reply in flushes (~100 ms).
  *
  * Writes run one after another in the background (the adapter's `append` and `complete` never
  * wait for storage); {@link TurnWriter.settled} resolves once every queued write is done, which
@@ -54,8 +60,6 @@ type BufferedMessage = {
   finished: boolean;
   /** Its row exists (the queued insert committed). */
   created: boolean;
-  /** Chunks appended before its row existed, broadcast once it does (clients need it first). */
-  unannounced: { offset: number; delta: string }[];
 };
 
 export class TurnWriter {
@@ -98,7 +102,6 @@ export class TurnWriter {
       completed: false,
       finished: false,
       created: false,
-      unannounced: [],
     };
     this.#messages.push(message);
     // Stored before any later write of this turn (the queue keeps order), so clients see it.
@@ -117,8 +120,6 @@ export class TurnWriter {
         await w.publish(threadId, { type: "message.created", message: created });
       });
       message.created = true;
-      for (const chunk of message.unannounced.splice(0))
-        this.#broadcast(message, chunk.offset, chunk.delta);
     });
     return {
       append: (chunk: string) => this.#append(message, chunk),
@@ -204,12 +205,9 @@ export class TurnWriter {
     const room = this.#o.maxReplyChars - this.#replyChars;
     const text = truncateText(chunk, room);
     if (text !== "") {
-      const offset = message.text.length;
       message.text += text;
       this.#replyChars += text.length;
       this.#pendingChars += text.length;
-      if (message.created) this.#broadcast(message, offset, text);
-      else message.unannounced.push({ offset, delta: text });
       if (this.#pendingChars >= this.#flushChars) this.flush();
       else this.#timer ??= setTimeout(() => this.flush(), this.#flushIntervalMs);
     }
@@ -280,7 +278,7 @@ export class TurnWriter {
 
   /** One transaction: the unsaved text of every message as delta rows, then `more`. */
   async #commit(more: (w: EventTx) => Promise<void>): Promise<void> {
-    const marks: [BufferedMessage, number][] = [];
+    const marks: [BufferedMessage, number, string][] = [];
     await this.#o.events.atomically(async (w) => {
       await this.#o.guard(w);
       for (const message of this.#messages) {
@@ -291,7 +289,7 @@ export class TurnWriter {
         // yields, and chunks appended meanwhile belong to the next flush, not to this row.
         const length = message.text.length;
         const delta = message.text.slice(message.stored, length);
-        marks.push([message, length]);
+        marks.push([message, length, delta]);
         await w.publish(this.#o.threadId, {
           type: "message.delta",
           messageId: message.id,
@@ -303,7 +301,8 @@ export class TurnWriter {
     });
     // Only after the commit: a rolled-back flush keeps its text pending. Text appended while
     // the transaction ran stays pending for the next flush.
-    for (const [message, length] of marks) {
+    for (const [message, length, delta] of marks) {
+      this.#broadcast(message, message.stored, delta);
       this.#pendingChars -= length - message.stored;
       message.stored = length;
     }
