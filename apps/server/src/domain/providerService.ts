@@ -25,7 +25,7 @@
 import { randomUUID } from "node:crypto";
 import { checkProviderInput, PROVIDER_INPUT_MAX_CHARS } from "@app/citations";
 import type { SendTurnResponse, Turn } from "@app/protocol";
-import { silentLogger } from "../logger.ts";
+import { type Logger, silentLogger } from "../logger.ts";
 import type { ProviderAdapter } from "../providers/types.ts";
 import type { ChatStore } from "../storage/chatStore.ts";
 import { deriveThreadNames } from "../titles.ts";
@@ -76,6 +76,7 @@ export class ProviderService {
   readonly #queue: TurnQueue;
   readonly #runner: TurnRunner;
   readonly #questions: UserInputRequests;
+  readonly #logger: Logger;
   readonly #ready: Promise<void>;
   #closing = false;
   #closed = false;
@@ -86,6 +87,7 @@ export class ProviderService {
     this.#adapter = options.adapter;
     this.#now = options.now ?? (() => new Date().toISOString());
     const logger = options.logger ?? silentLogger;
+    this.#logger = logger;
     this.#retry = new StorageRetry(options.storageRetryMs ?? STORAGE_RETRY_MS, logger);
     this.#questions = new UserInputRequests({
       store: this.#store,
@@ -114,7 +116,10 @@ export class ProviderService {
       events: this.#events,
       leaseMs,
       run: (threadId, turnId, input) => this.#runner.run(threadId, turnId, input),
-      interrupt: (w, turn) => recordInterrupted(w, turn, this.#now),
+      interrupt: async (w, turn) => {
+        await recordInterrupted(w, turn, this.#now);
+        logInterrupted(logger, turn);
+      },
     });
     // SQLite: this process owns the file, so every unfinished turn was cut off by the last one
     // (on a full disk this waits in the retry queue instead of failing the start). A shared
@@ -309,12 +314,20 @@ export class ProviderService {
    * never started stay queued and run in order once claiming starts.
    */
   async #failInterruptedTurns(): Promise<void> {
-    await this.#events.atomically(async (w) => {
-      for (const turn of await w.tx.startedUnfinishedTurns()) {
-        await recordInterrupted(w, turn, this.#now);
-      }
+    const interrupted = await this.#events.atomically(async (w) => {
+      const turns = await w.tx.startedUnfinishedTurns();
+      for (const turn of turns) await recordInterrupted(w, turn, this.#now);
+      return turns;
     });
+    for (const turn of interrupted) logInterrupted(this.#logger, turn);
   }
+}
+
+/** Every failed turn is logged (README), interrupted ones too (issue 29). */
+function logInterrupted(logger: Logger, turn: Turn): void {
+  logger.warn(
+    `Turn ${turn.id} of thread ${turn.threadId} failed (interrupted): the process running it stopped before it finished.`,
+  );
 }
 
 function shuttingDown(): DomainError {
