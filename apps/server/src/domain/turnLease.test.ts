@@ -4,9 +4,9 @@
  * no message left `streaming`, no question, no second final record. On both stores.
  */
 import { randomUUID } from "node:crypto";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ProviderTurnContext } from "../providers/types.ts";
 import type { ChatStore } from "../storage/chatStore.ts";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   makeTempDir,
   openTestStore,
@@ -97,12 +97,10 @@ describe("a turn taken over by another process", () => {
   it("stores no question asked after the takeover", async () => {
     let asked: unknown = null;
     const { threadId } = await runTakenOverTurn(async (ctx) => {
-      asked = await ctx
-        .requestUserInput([{ id: "q", prompt: "Which?" }])
-        .then(
-          () => "answered",
-          (error: unknown) => error,
-        );
+      asked = await ctx.requestUserInput([{ id: "q", prompt: "Which?" }]).then(
+        () => "answered",
+        (error: unknown) => error,
+      );
     });
     expect(asked).toBeInstanceOf(Error);
     expect(await store.pendingUserInput(threadId)).toBeNull();

@@ -17,6 +17,7 @@ import type { ThreadEventLog } from "./events.ts";
 import { storableWriter } from "./providerText.ts";
 import type { StorageRetry } from "./storageRetry.ts";
 import { TurnDeadlines } from "./turnDeadlines.ts";
+import { guardTurn } from "./turnLease.ts";
 import {
   COMPLETED,
   deadlineStop,
@@ -27,7 +28,6 @@ import {
   type TurnOutcome,
 } from "./turnOutcome.ts";
 import type { TurnQueue } from "./turnQueue.ts";
-import { guardTurn } from "./turnLease.ts";
 import { TurnStop } from "./turnStop.ts";
 import { TurnWriter } from "./turnWriter.ts";
 import type { UserInputRequests } from "./userInputRequests.ts";

@@ -96,7 +96,18 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
       return urlOf(name);
     },
     async restart() {
-      await runAsync("pg_ctl", ["-D", data, "-w", "-m", "fast", "-l", join(dir, "log"), "-o", options, "restart"]);
+      await runAsync("pg_ctl", [
+        "-D",
+        data,
+        "-w",
+        "-m",
+        "fast",
+        "-l",
+        join(dir, "log"),
+        "-o",
+        options,
+        "restart",
+      ]);
     },
     stop() {
       if (stopped) return;

@@ -10,7 +10,11 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeTempDir, removeDir, waitFor } from "../../testing/harness.ts";
 import { type PostgresCluster, startPostgresCluster } from "../../testing/postgresCluster.ts";
-import { requestJson, type ServerProcess, startServerProcess } from "../../testing/serverProcess.ts";
+import {
+  requestJson,
+  type ServerProcess,
+  startServerProcess,
+} from "../../testing/serverProcess.ts";
 
 const CLIENTS = 20;
 let cluster: PostgresCluster;
@@ -151,13 +155,10 @@ describe("PostgreSQL faults under load", () => {
 
     // Every turn ends, on whichever process, and every acknowledged prompt is stored once.
     for (const thread of threads) {
-      await waitFor(
-        async () => {
-          const detail = await requestJson<ThreadDetail>(servers[0]!, `/api/threads/${thread.id}`);
-          return detail.activeTurn === null ? true : undefined;
-        },
-        60_000,
-      );
+      await waitFor(async () => {
+        const detail = await requestJson<ThreadDetail>(servers[0]!, `/api/threads/${thread.id}`);
+        return detail.activeTurn === null ? true : undefined;
+      }, 60_000);
       const page = await requestJson<MessagePage>(
         servers[1]!,
         `/api/threads/${thread.id}/messages?limit=1000`,
