@@ -1,9 +1,9 @@
 /**
  * Streaming across processes (issue 22): a chunk a turn's writer appends in one process reaches
- * event listeners of another process on the same database before the writer stores it. The
- * writer here flushes only after an hour, so every chunk the other side sees came through the
- * live channel (`NOTIFY chat_live`), not through a stored delta row. Two stores, each with its
- * own pool and LISTEN connection, stand for two processes.
+ * event listeners of another process on the same database through the live channel
+ * (`NOTIFY chat_live`) as well as through its stored delta row, but (issue 29) only once it is
+ * stored: the writer broadcasts what a flush committed. The writer here flushes only when told.
+ * Two stores, each with its own pool and LISTEN connection, stand for two processes.
  */
 import { randomUUID } from "node:crypto";
 import type { ServerEvent } from "@app/protocol";
@@ -86,7 +86,7 @@ const liveText = (events: LiveEvent[]) =>
     .join("");
 
 describe("live chunks across processes on PostgreSQL", () => {
-  it("reach the other process before the writer stores them, batched, in order", async () => {
+  it("reach the other process only once stored (issue 29), batched, in order", async () => {
     const { threadId, writer } = await runningTurn();
     const b = await listenOnB(threadId);
     const message = writer.startMessage("answer");
@@ -94,18 +94,25 @@ describe("live chunks across processes on PostgreSQL", () => {
       b.events.some((e) => e.event.type === "message.created") ? true : undefined,
     );
 
-    // Three tokens in one tick: one notification carries them (not one per token).
+    // Three tokens in one tick, then text longer than one NOTIFY payload and with characters
+    // JSON escapes.
     message.append("Hello");
     message.append(", ");
     message.append("world");
-    await waitFor(() => (liveText(b.events) === "Hello, world" ? true : undefined));
-    const live = b.events.filter((e) => e.id === null);
-    expect(live).toHaveLength(1);
-    expect(live[0]!.event).toMatchObject({ type: "message.delta", offset: 0 });
-
-    // More text, longer than one NOTIFY payload and with characters JSON escapes.
     const long = `${"x".repeat(20_000)}${"é😀\u0001".repeat(3_000)}`;
     message.append(long);
+
+    // Not stored yet, so not sent: an event A stores after the appends reaches B with no
+    // chunk before it.
+    const turn = (await storeA.activeTurn(threadId))!;
+    await logA.atomically((w) => w.publish(threadId, { type: "turn.updated", turn }));
+    await waitFor(() =>
+      b.events.some((e) => e.event.type === "turn.updated") ? true : undefined,
+    );
+    expect(b.events.filter((e) => e.event.type === "message.delta")).toEqual([]);
+
+    writer.flush();
+    await writer.settled();
     await waitFor(() => (liveText(b.events) === `Hello, world${long}` ? true : undefined));
     // Each live chunk starts where the previous one ended.
     let offset = 0;
@@ -114,13 +121,6 @@ describe("live chunks across processes on PostgreSQL", () => {
       expect(event.offset).toBe(offset);
       offset += event.delta.length;
     }
-
-    // Nothing was stored yet: all of it came unstored, before the writer's flush.
-    const stored = await storeA.eventsAfter(threadId, 0, 100);
-    expect(stored.filter((e) => e.event.type === "message.delta")).toEqual([]);
-
-    writer.flush();
-    await writer.settled();
     await waitFor(() =>
       b.events.some((e) => e.id !== null && e.event.type === "message.delta") ? true : undefined,
     );
@@ -138,14 +138,17 @@ describe("live chunks across processes on PostgreSQL", () => {
       b.events.some((e) => e.event.type === "message.created") ? true : undefined,
     );
     message.append("once");
-    await waitFor(() => (liveText(b.events) === "once" ? true : undefined));
     message.append(" more");
-    await waitFor(() => (liveText(b.events) === "once more" ? true : undefined));
-    // A stored event after them: A's LISTEN connection gets the notifications in order, and the
-    // flush returns once A delivered its own row, so any echo of the chunks came in by then.
     writer.flush();
     await writer.settled();
-    expect(liveText(onA)).toBe("once more");
+    await waitFor(() => (liveText(b.events) === "once more" ? true : undefined));
+    // A second stored event after them: A's LISTEN connection gets the notifications in order,
+    // and the flush returns once A delivered its own row, so any echo came in by then.
+    message.append("!");
+    writer.flush();
+    await writer.settled();
+    await waitFor(() => (liveText(b.events) === "once more!" ? true : undefined));
+    expect(liveText(onA)).toBe("once more!");
     writer.close();
     subscription.unsubscribe();
     b.stop();
