@@ -154,6 +154,21 @@ describe("lone surrogates from the provider (issue 29)", () => {
   });
 });
 
+describe("a URL over 16 KB (issue 29)", () => {
+  it("gets 431 headers_too_large in the API's error shape, with the headers every response has", async () => {
+    const res = await rawRequest(`${server.url}/api/threads?q=${"x".repeat(20_000)}`);
+    expect(res.status).toBe(431);
+    expect(res.headers["x-content-type-options"]).toBe("nosniff");
+    expect(res.headers["referrer-policy"]).toBe("no-referrer");
+    expect(res.headers["content-type"]).toMatch(/^application\/json/);
+    expect(res.json()).toEqual({
+      error: { code: "headers_too_large", message: expect.any(String) },
+    });
+    // The server goes on answering.
+    expect((await server.request("/api/environment")).status).toBe(200);
+  });
+});
+
 describe("deeply nested JSON", () => {
   const nested = (depth: number) => `{"input":${"[".repeat(depth)}${"]".repeat(depth)}}`;
 

@@ -106,9 +106,7 @@ describe("live chunks across processes on PostgreSQL", () => {
     // chunk before it.
     const turn = (await storeA.activeTurn(threadId))!;
     await logA.atomically((w) => w.publish(threadId, { type: "turn.updated", turn }));
-    await waitFor(() =>
-      b.events.some((e) => e.event.type === "turn.updated") ? true : undefined,
-    );
+    await waitFor(() => (b.events.some((e) => e.event.type === "turn.updated") ? true : undefined));
     expect(b.events.filter((e) => e.event.type === "message.delta")).toEqual([]);
 
     writer.flush();
