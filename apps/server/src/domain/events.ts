@@ -87,6 +87,15 @@ export class ThreadEventLog {
   }
 
   /**
+   * Resolves once every chunk broadcast so far has gone to the other processes (at once when
+   * the store is not shared): a transaction committed afterwards reaches them after those
+   * chunks, e.g. a message's last chunk before its `message.completed`.
+   */
+  broadcastSent(): Promise<void> {
+    return this.#store.flushLiveDeltas?.() ?? Promise.resolve();
+  }
+
+  /**
    * Subscribes to a thread's live events. With `afterId`, the stored events after it up to
    * `replayUntil` are the caller's to read ({@link readStored}); the listener is registered
    * before `replayUntil` is read, so each event is delivered at least once and the caller

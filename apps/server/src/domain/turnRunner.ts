@@ -199,7 +199,7 @@ export class TurnRunner {
         `Turn ${turnId} of thread ${threadId} failed (${outcome.error?.code}): ${outcome.error?.message}`,
       );
     }
-    await writer?.settled();
+    await writer?.flushBeforeFinish();
     await o.retry.run(async () => {
       if (o.closed()) return;
       await o.events.atomically(async (w) => {

@@ -145,6 +145,26 @@ export class TurnWriter {
   }
 
   /**
+   * Before the turn's final record: stores and sends the text not stored yet, so readers on
+   * every process get a reply's last characters as deltas, not only inside
+   * `message.completed`. Resolves once done (a failure has stopped the turn and is ignored:
+   * the final record stores everything).
+   */
+  async flushBeforeFinish(): Promise<void> {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#enqueue(() => this.#flushTail());
+    await this.#writes;
+  }
+
+  /** One transaction with every message's unsaved text, then its broadcast sent on. */
+  async #flushTail(): Promise<void> {
+    if (this.#pendingChars === 0) return;
+    await this.#commit(async () => {});
+    await this.#o.events.broadcastSent();
+  }
+
+  /**
    * The turn was ended by another process, which stored its messages as they stood: queued
    * writes are dropped, so nothing lands after that record.
    */
@@ -242,6 +262,9 @@ export class TurnWriter {
     this.#enqueue(async () => {
       const done = this.#messages.filter((message) => message.completed && !message.finished);
       if (done.length === 0) return;
+      // The last chunks first, stored and sent on their own: readers on every process get
+      // them as deltas before the completion (whose commit compacts the delta rows).
+      await this.#flushTail();
       await this.#commit(async (w) => {
         for (const message of done) await this.#finish(w, message, "complete");
       });

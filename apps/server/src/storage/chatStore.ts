@@ -352,12 +352,18 @@ export interface ChatStore extends ChatQueries {
   watch(threadId: string): Promise<void>;
   unwatch(threadId: string): void;
   /**
-   * Shared stores only: hands a chunk that is not stored yet to the other processes, batched
-   * (PostgreSQL: one `NOTIFY chat_live` per few milliseconds, not one per chunk), so their
-   * clients see it before the writer's next flush. Best effort: the stored delta row that
-   * follows covers anything lost.
+   * Shared stores only: hands a chunk to the other processes, batched (PostgreSQL: one
+   * `NOTIFY chat_live` per few milliseconds, not one per chunk). The writer shares only text
+   * it has stored (issue 29), so other processes get it even when the message finishes, and its
+   * delta rows are compacted, before they read them. Best effort: `message.completed` carries
+   * the whole text.
    */
   shareLiveDelta?(threadId: string, event: LiveDelta): void;
+  /**
+   * Shared stores only: resolves once every chunk shared so far was sent, so a transaction
+   * committed afterwards reaches other processes after those chunks.
+   */
+  flushLiveDeltas?(): Promise<void>;
   /** Where chunks shared by other processes go ({@link watch}ed threads only). */
   onLiveDeltas?(sink: LiveDeltaSink): void;
   /**

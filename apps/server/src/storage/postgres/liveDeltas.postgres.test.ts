@@ -126,6 +126,34 @@ describe("live chunks across processes on PostgreSQL", () => {
     b.stop();
   });
 
+  it("give the other process a reply's last characters as deltas before its completion (issue 29)", async () => {
+    for (let round = 0; round < 5; round++) {
+      const { threadId, writer } = await runningTurn();
+      const b = await listenOnB(threadId);
+      const message = writer.startMessage("answer");
+      message.append("first part, ");
+      writer.flush();
+      await writer.settled();
+      // The last characters, never flushed on their own: the message completes right away.
+      message.append(`the last characters of round ${round}`);
+      message.complete();
+      await waitFor(() =>
+        b.events.some((e) => e.event.type === "message.completed") ? true : undefined,
+      );
+      await writer.settled();
+      const completedAt = b.events.findIndex((e) => e.event.type === "message.completed");
+      // The text B's clients rebuild from deltas (stored or live, by offset) before completion.
+      let text = "";
+      for (const { event } of b.events.slice(0, completedAt)) {
+        if (event.type !== "message.delta" || event.offset > text.length) continue;
+        text += event.delta.slice(text.length - event.offset);
+      }
+      expect(text).toBe(`first part, the last characters of round ${round}`);
+      writer.close();
+      b.stop();
+    }
+  });
+
   it("are not handed back to the process that sent them", async () => {
     const { threadId, writer } = await runningTurn();
     const onA: LiveEvent[] = [];

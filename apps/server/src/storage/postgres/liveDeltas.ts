@@ -38,6 +38,8 @@ export class LiveDeltaBatcher {
   #timer: NodeJS.Timeout | undefined;
   #sending = false;
   #closed = false;
+  /** The statement in flight, settled (never rejects). */
+  #inFlight: Promise<void> = Promise.resolve();
 
   /** `send` runs the NOTIFY statement for `payloads`, in order. */
   constructor(send: (payloads: string[]) => Promise<void>) {
@@ -77,13 +79,26 @@ export class LiveDeltaBatcher {
       encodeLiveDelta(this.sender, threadId, { type: "message.delta", messageId, offset, delta }),
     );
     this.#sending = true;
-    this.#send(payloads)
+    this.#inFlight = this.#send(payloads)
       // Best effort: receivers get the text from the next stored delta row instead.
       .catch(() => {})
       .finally(() => {
         this.#sending = false;
         if (this.#timer === undefined) this.#flush();
       });
+  }
+
+  /**
+   * Sends what has gathered now and resolves once every chunk added so far was handed to
+   * PostgreSQL: a transaction committed after it notifies other processes after these chunks.
+   */
+  async drain(): Promise<void> {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    while (!this.#closed && (this.#sending || this.#pending.length > 0)) {
+      if (!this.#sending) this.#flush();
+      await this.#inFlight;
+    }
   }
 }
 

@@ -19,6 +19,7 @@ import type {
   CommittedEventsSink,
   LiveDelta,
   LiveDeltaSink,
+  StoredEvent,
 } from "../chatStore.ts";
 import { withSearchIndexer } from "../searchIndexer.ts";
 import { isStorageFault, translateStorageError } from "../storageErrors.ts";
@@ -83,6 +84,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     watch: (threadId) => core.watch(threadId),
     unwatch: (threadId) => core.unwatch(threadId),
     shareLiveDelta: (threadId, event) => core.live.add(threadId, event),
+    flushLiveDeltas: () => core.live.drain(),
     onLiveDeltas: (sink) => core.onLiveDeltas(sink),
     close: () => core.close(),
   });
@@ -328,7 +330,7 @@ class PostgresConnections {
             );
             if (events.length === 0) break;
             watched.lastDelivered = events.at(-1)!.id;
-            this.#sink(threadId, events);
+            this.#deliverStored(threadId, watched, events);
             this.#wake(watched);
             if (events.length < CATCH_UP_PAGE) break;
           }
@@ -347,6 +349,28 @@ class PostgresConnections {
         }
       }
     })();
+  }
+
+  /**
+   * Stored events to the sink, in order; the live chunks held meanwhile of a message that
+   * completes here go first, right before its `message.completed`. (A writer sends a message's
+   * last chunk before it stores the completion, but the chunk may come in while the stored
+   * events are being read; after the completion, clients would drop it.)
+   */
+  #deliverStored(threadId: string, watched: Watched, events: StoredEvent[]): void {
+    let from = 0;
+    for (let i = 0; i < events.length; i++) {
+      const event = events[i]!.event;
+      if (event.type !== "message.completed") continue;
+      const id = event.message.id;
+      const chunks = watched.held.filter((held) => held.messageId === id);
+      if (chunks.length === 0) continue;
+      watched.held = watched.held.filter((held) => held.messageId !== id);
+      if (i > from) this.#sink(threadId, events.slice(from, i));
+      for (const chunk of chunks) this.#liveSink(threadId, chunk);
+      from = i;
+    }
+    if (from < events.length) this.#sink(threadId, events.slice(from));
   }
 
   #wake(watched: Watched): void {
