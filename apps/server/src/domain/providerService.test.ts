@@ -405,10 +405,11 @@ describe("streaming writes", () => {
     await server.provider.whenIdle();
     const expected = `${Array.from({ length: 100 }, (_, i) => `${i},`).join("")}end`;
     expect((await allMessages(thread.id))[1]!.text).toBe(expected);
-    // prompt created, turn running, thread titled, answer created, completed, turn done: no
-    // flush interval passed, so the text went straight into the completed message.
+    // prompt created, turn running, thread titled, answer created, one delta with the whole
+    // text (no flush interval passed; stored just before the completion, so readers on every
+    // process get it as a delta, issue 29), completed, turn done.
     const after = await server.getJson<ThreadDetail>(`/api/threads/${thread.id}`);
-    expect(after.lastEventId - before.lastEventId).toBe(6);
+    expect(after.lastEventId - before.lastEventId).toBe(7);
   });
 });
 

@@ -261,6 +261,8 @@ export class ProviderService {
       await this.#events.atomically(async (w) => {
         // Under the queue lock, so no process claims it meanwhile.
         await w.tx.lockTurnQueue(threadId);
+        // Before any other row: the process running it locks the turn first too (turnLease.ts).
+        await w.tx.lockTurn(turnId);
         if (!isUnfinished(await w.tx.getTurn(turnId))) return;
         await finishStoredMessages(w, threadId, turnId, "complete");
         await recordOutcome(w, { threadId, turnId }, null, CANCELLED, this.#now);

@@ -103,6 +103,8 @@ export class UserInputRequests {
     let turn: Turn;
     try {
       turn = await events.atomically(async (w) => {
+        // Before any other row: the process running the turn locks it first too (turnLease.ts).
+        await w.tx.lockTurn(record.request.turnId);
         const resolved = await w.tx.resolveUserInputRequest({
           id: requestId,
           status: "answered",

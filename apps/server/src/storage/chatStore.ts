@@ -253,6 +253,13 @@ export interface ChatQueries {
    * or the write sees the takeover.
    */
   holdsTurn(turnId: string, owner: string): Promise<boolean>;
+  /**
+   * Locks the turn's row until the transaction ends (PostgreSQL; nothing to do in SQLite, whose
+   * write transactions run one at a time). A transaction that ends or changes a turn another
+   * process may be writing takes this first, as {@link holdsTurn} does, so the two take their
+   * locks in one order and never deadlock.
+   */
+  lockTurn(turnId: string): Promise<void>;
   /** Threads with an unfinished turn that nobody holds a live lease on (queued or abandoned). */
   threadsAwaitingTurns(): Promise<string[]>;
 }
@@ -304,6 +311,7 @@ export const CHAT_QUERY_METHODS = [
   "releaseTurn",
   "renewLease",
   "holdsTurn",
+  "lockTurn",
   "threadsAwaitingTurns",
 ] as const satisfies readonly (keyof ChatQueries)[];
 

@@ -15,6 +15,7 @@ export type SqliteTurnQueue = Pick<
   | "releaseTurn"
   | "renewLease"
   | "holdsTurn"
+  | "lockTurn"
   | "threadsAwaitingTurns"
 >;
 
@@ -81,6 +82,9 @@ export function sqliteTurnQueue(
       const turn = turns.getTurn(turnId);
       return turn !== null && (turn.status === "running" || turn.status === "waiting_for_input");
     },
+
+    /** Nothing to lock: SQLite's write transactions run one at a time. */
+    lockTurn(_turnId: string): void {},
 
     /** Threads with an unfinished turn that nobody holds a live lease on (queued or abandoned). */
     threadsAwaitingTurns(): string[] {

@@ -18,6 +18,7 @@ export type PgTurnQueue = Pick<
   | "releaseTurn"
   | "renewLease"
   | "holdsTurn"
+  | "lockTurn"
   | "threadsAwaitingTurns"
 >;
 
@@ -83,6 +84,10 @@ export function pgTurnQueue(ctx: PgContext): PgTurnQueue {
         [turnId, owner],
       );
       return row?.held === true;
+    },
+
+    async lockTurn(turnId: string): Promise<void> {
+      await ctx.run("lockTurn", "SELECT 1 FROM turns WHERE id = $1 FOR UPDATE", [turnId]);
     },
 
     async threadsAwaitingTurns(): Promise<string[]> {
