@@ -1,10 +1,11 @@
 /**
- * Streaming chunks between processes on one PostgreSQL database, before they are stored.
+ * Streaming chunks between processes on one PostgreSQL database, once stored.
  *
  * A turn's writer stores its text as one delta row per ~100 ms flush, and a process learns of
- * stored rows through `NOTIFY chat_events`; clients on another process would see the reply in
- * 100 ms batches. So chunks also travel unstored: they gather for {@link LIVE_BATCH_MS} and go
- * out as `NOTIFY chat_live` payloads, all of a batch in one statement, one statement in flight at
+ * stored rows through `NOTIFY chat_events`; but a finishing message's rows are compacted, maybe
+ * before another process reads them. So the text of each committed flush also travels on its
+ * own (issue 29: only stored text, so a crash never takes back what a reader saw): chunks gather
+ * for {@link LIVE_BATCH_MS} and go out as `NOTIFY chat_live` payloads, all of a batch in one statement, one statement in flight at
  * a time (so payloads arrive in order). That is one notification per message per batch, never
  * one per token. Receivers treat these chunks exactly like their own broadcast ones (`id: null`);
  * the stored row that follows covers anything a receiver missed.

@@ -7,10 +7,13 @@
  *   thread it reads the stored events after the last one it delivered, in id order, so every
  *   listener gets each event once, whichever process wrote it. After a lost connection it
  *   reconnects and catches up from the same point.
- * - Live chunks: streaming text not stored yet travels on `NOTIFY chat_live`, batched
- *   (`liveDeltas.ts`), so clients on any process see a reply as smoothly as on the one running
- *   it. A chunk that arrives while a thread's stored events are being read waits for them, so
- *   it never overtakes the `message.created` (or delta row) it continues.
+ * - Live chunks: streaming text, once stored, also travels on `NOTIFY chat_live`, batched
+ *   (`liveDeltas.ts`), so clients on any process get it even when the message finishes and its
+ *   delta rows are compacted before they are read. A chunk that arrives while a thread's stored
+ *   events are being read waits for them, so it never overtakes the `message.created` (or delta
+ *   row) it continues; held chunks of a message go out right before its `message.completed`.
+ * - A connection lost mid-transaction (restart, pg_terminate_backend) is a storage fault, never
+ *   an unhandled `error` event; every statement runs under `statement_timeout`.
  */
 import pg from "pg";
 import type {
