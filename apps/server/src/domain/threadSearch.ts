@@ -14,8 +14,12 @@ export const MAX_SEARCH_QUERY = 200;
 /** Ranges per page when the client gives no `limit`, and the most it may ask for. */
 export const DEFAULT_SEARCH_LIMIT = 200;
 export const MAX_SEARCH_LIMIT = 1000;
-/** Candidates read from the store at a time. */
-const CANDIDATE_BATCH = 50;
+/**
+ * Candidates read from the store at a time: 8 at first, doubling up to 64, so a page that fills
+ * with its first messages (long ones, many ranges each) does not read dozens it never checks.
+ */
+const FIRST_CANDIDATE_BATCH = 8;
+const MAX_CANDIDATE_BATCH = 64;
 /**
  * Characters of candidate text one request checks at most (issue 29): past it the page ends
  * early, with `nextCursor` where the next page goes on, so no query, however bad, holds the
@@ -75,13 +79,13 @@ export async function searchThread(
   let ranges = 0;
   let lastKey = afterKey;
   let budget = request.scanBudgetChars ?? SEARCH_SCAN_BUDGET_CHARS;
-  for (;;) {
+  for (let batch = FIRST_CANDIDATE_BATCH; ; batch = Math.min(batch * 2, MAX_CANDIDATE_BATCH)) {
     const candidates = await store.searchCandidates({
       threadId,
       query,
       caseSensitive: options.caseSensitive,
       afterKey,
-      limit: CANDIDATE_BATCH,
+      limit: batch,
     });
     for (const candidate of candidates) {
       // Spent: the next page starts at this candidate (the cursor is the key before it).
@@ -101,6 +105,6 @@ export async function searchThread(
       ranges += found.ranges.length;
       lastKey = candidate.key;
     }
-    if (candidates.length < CANDIDATE_BATCH) return { matches, nextCursor: null };
+    if (candidates.length < batch) return { matches, nextCursor: null };
   }
 }
