@@ -54,6 +54,20 @@ const types = {
       : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
 };
 
+/**
+ * The pool's connections: each always has an `error` listener. A backend ended right as its
+ * connection is handed over (its ready and its termination in one packet) would otherwise emit
+ * `error` while neither the pool's idle listener nor a transaction's is attached, and an
+ * unhandled `error` event ends the process. The error still reaches whoever uses the
+ * connection: its queries reject and the pool drops it.
+ */
+class PoolClient extends pg.Client {
+  constructor(config?: string | pg.ClientConfig) {
+    super(config);
+    this.on("error", () => {});
+  }
+}
+
 type Watched = {
   /** Transactions of this process wait here until their events reached local listeners. */
   waiters: { id: number; resolve: () => void }[];
@@ -112,6 +126,7 @@ class PostgresConnections {
       connectionString: options.url,
       max: options.poolSize ?? 10,
       types,
+      Client: PoolClient,
       // Every statement is bounded (issue 29): one that runs longer is cancelled, and the
       // request answers 503 storage_unavailable instead of holding a connection.
       statement_timeout: STATEMENT_TIMEOUT_MS,
