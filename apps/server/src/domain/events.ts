@@ -86,6 +86,11 @@ export class ThreadEventLog {
     this.#deliverLive(threadId, event);
   }
 
+  /** True when other processes share the store (their readers get chunks through it). */
+  get shared(): boolean {
+    return this.#store.shared;
+  }
+
   /**
    * Resolves once every chunk broadcast so far has gone to the other processes (at once when
    * the store is not shared): a transaction committed afterwards reaches them after those

@@ -157,9 +157,13 @@ export class TurnWriter {
     await this.#writes;
   }
 
-  /** One transaction with every message's unsaved text, then its broadcast sent on. */
+  /**
+   * One transaction with every message's unsaved text, then its broadcast sent on. Only for a
+   * shared store: with SQLite every reader is in this process and gets the completion's own
+   * delta rows from the commit, so the extra transaction would buy nothing.
+   */
   async #flushTail(): Promise<void> {
-    if (this.#pendingChars === 0) return;
+    if (this.#pendingChars === 0 || !this.#o.events.shared) return;
     await this.#commit(async () => {});
     await this.#o.events.broadcastSent();
   }
