@@ -23,6 +23,11 @@ export function threadNotFound(threadId: string): DomainError {
   return new DomainError("thread_not_found", `Thread "${threadId}" does not exist.`);
 }
 
+/** The thread was deleted (it may still be within its undo window, or purged). */
+export function threadDeleted(threadId: string): DomainError {
+  return new DomainError("thread_deleted", `Thread "${threadId}" was deleted.`);
+}
+
 /**
  * How the domain reports a failed request: a {@link DomainError} as it is, a storage fault (disk
  * full, read-only, connection lost) as `storage_unavailable` (nothing was changed, and reads
