@@ -23,9 +23,12 @@ export function threadNotFound(threadId: string): DomainError {
   return new DomainError("thread_not_found", `Thread "${threadId}" does not exist.`);
 }
 
-/** The thread was deleted (it may still be within its undo window, or purged). */
-export function threadDeleted(threadId: string): DomainError {
-  return new DomainError("thread_deleted", `Thread "${threadId}" was deleted.`);
+/**
+ * The thread was deleted: `purged` once it is gone for good, else it is still within its undo
+ * window (`POST .../restore`).
+ */
+export function threadDeleted(threadId: string, purged: boolean): DomainError {
+  return new DomainError("thread_deleted", `Thread "${threadId}" was deleted.`, { purged });
 }
 
 /**

@@ -77,7 +77,7 @@ export class ThreadLifecycle {
     return this.#events.atomically(async (w) => {
       const record = await w.tx.getThread(threadId);
       if (!record) throw threadNotFound(threadId);
-      if (record.deletedAt !== null) throw threadDeleted(threadId);
+      if (record.deletedAt !== null) throw threadDeleted(threadId, false);
       const thread = (await w.tx.renameThread({ id: threadId, title }))!;
       await w.publish(threadId, { type: "thread.updated", thread });
       return thread;
@@ -190,7 +190,7 @@ export class ThreadLifecycle {
 
   async #missing(threadId: string): Promise<DomainError> {
     return (await this.#store.threadWasPurged(threadId))
-      ? threadDeleted(threadId)
+      ? threadDeleted(threadId, true)
       : threadNotFound(threadId);
   }
 }

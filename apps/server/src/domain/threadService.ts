@@ -122,21 +122,21 @@ export class ThreadService {
   async requireThread(threadId: string): Promise<Thread> {
     const record = await this.#repo.getThread(threadId);
     if (!record) throw await this.#missing(threadId);
-    if (record.deletedAt !== null) throw threadDeleted(threadId);
+    if (record.deletedAt !== null) throw threadDeleted(threadId, false);
     return record.thread;
   }
 
   /** `thread_deleted` for a purged thread's id, else `thread_not_found`. */
   async #missing(threadId: string): Promise<DomainError> {
     return (await this.#repo.threadWasPurged(threadId))
-      ? threadDeleted(threadId)
+      ? threadDeleted(threadId, true)
       : threadNotFound(threadId);
   }
 
   async getThreadDetail(threadId: string): Promise<ThreadDetail> {
     const detail = await this.#repo.threadDetail(threadId);
     if (!detail) throw await this.#missing(threadId);
-    if (detail.record.deletedAt !== null) throw threadDeleted(threadId);
+    if (detail.record.deletedAt !== null) throw threadDeleted(threadId, false);
     return {
       thread: detail.record.thread,
       activeTurn: detail.activeTurn,

@@ -6,7 +6,7 @@
  * sums the backlinks of the messages it cited again from the rows left.
  */
 import type { CitedBy, Thread } from "@app/protocol";
-import type { PurgedThread, SyncQueries, ThreadListCursor, ThreadRecord } from "./chatStore.ts";
+import type { PurgedThread, SyncQueries, ThreadRecord } from "./chatStore.ts";
 import { type CitedByRow, summarizeCitedBy } from "./citationIndex.ts";
 import type { SqliteDatabase } from "./db.ts";
 import { THREAD_COLUMNS, type ThreadRow, toThreadRecord } from "./rows.ts";
