@@ -283,6 +283,12 @@ export const AllThreadsSearchMatchSchema = ThreadSearchMatchSchema.extend({
     start: z.number().int().nonnegative(),
     ranges: z.array(SearchRangeSchema),
   }),
+  /**
+   * The first range as a citation selector (`createAssistantCitationSelector` over the
+   * message's whole rendered text): what a result's **Cite** quotes. Null for the user's own
+   * messages, which cannot be cited.
+   */
+  quote: CitedRangeSchema.nullable(),
 });
 export type AllThreadsSearchMatch = z.infer<typeof AllThreadsSearchMatchSchema>;
 export const AllThreadsSearchGroupSchema = z.object({

@@ -8,6 +8,7 @@
  * A query of one or two characters cannot use the trigram indexes: one page reads at most
  * {@link SHORT_QUERY_SCAN} messages and says so (`limited`), and `nextCursor` reads on.
  */
+import { createAssistantCitationSelector } from "@app/citations";
 import { findTextMatches } from "@app/markdown";
 import type {
   AllThreadsSearchGroup,
@@ -117,6 +118,10 @@ async function groupByThread(
       ranges,
       ...(truncated ? { truncated: true as const } : {}),
       snippet: snippetOf(candidate.text, ranges),
+      quote:
+        candidate.role === "assistant" && ranges[0]
+          ? createAssistantCitationSelector(candidate.text, ranges[0][0], ranges[0][1])
+          : null,
     };
     const group = groups.at(-1);
     if (group && group.thread.id === thread.id) group.matches.push(match);

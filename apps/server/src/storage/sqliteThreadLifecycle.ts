@@ -6,9 +6,10 @@
  * sums the backlinks of the messages it cited again from the rows left.
  */
 import type { CitedBy, Thread } from "@app/protocol";
+// The driver's type, not db.ts's alias: db.ts imports this module (no import cycle).
+import type Database from "better-sqlite3";
 import type { PurgedThread, SyncQueries, ThreadRecord } from "./chatStore.ts";
 import { type CitedByRow, summarizeCitedBy } from "./citationIndex.ts";
-import type { SqliteDatabase } from "./db.ts";
 import { THREAD_COLUMNS, type ThreadRow, toThreadRecord } from "./rows.ts";
 import { NEWEST_THREAD_BOUND } from "./searchText.ts";
 
@@ -35,7 +36,7 @@ export type SqliteThreadLifecycleQueries = Pick<
 >;
 
 export function sqliteThreadLifecycleQueries(
-  db: SqliteDatabase,
+  db: Database.Database,
   environmentId: string,
 ): SqliteThreadLifecycleQueries {
   const s = (sql: string) => db.prepare(sql);
