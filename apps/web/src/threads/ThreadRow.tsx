@@ -6,6 +6,7 @@
 import type { Thread } from "@app/protocol";
 import { Link } from "@tanstack/react-router";
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
+import { createPortal } from "react-dom";
 import { formatUpdatedAt } from "./formatUpdatedAt.ts";
 
 export type ThreadRowProps = {
@@ -17,6 +18,7 @@ export type ThreadRowProps = {
 export function ThreadRow({ thread, onRename, onDelete }: ThreadRowProps) {
   const [renaming, setRenaming] = useState(false);
   const [menuOpen, setMenuOpen] = useState(false);
+  const [menuAt, setMenuAt] = useState<{ top: number; right: number } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const linkRef = useRef<HTMLAnchorElement>(null);
   const menuButtonRef = useRef<HTMLButtonElement>(null);
@@ -138,35 +140,44 @@ export function ThreadRow({ thread, onRename, onDelete }: ThreadRowProps) {
         aria-haspopup="menu"
         aria-expanded={menuOpen}
         aria-controls={menuOpen ? menuId : undefined}
-        onClick={() => setMenuOpen((open) => !open)}
+        onClick={(event) => {
+          // Fixed beside the button, above every row (the list positions its rows itself).
+          const rect = event.currentTarget.getBoundingClientRect();
+          setMenuAt({ top: rect.bottom + 2, right: window.innerWidth - rect.right });
+          setMenuOpen((open) => !open);
+        }}
       >
         <span aria-hidden="true">⋯</span>
       </button>
-      {menuOpen ? (
-        <div
-          ref={menuRef}
-          id={menuId}
-          role="menu"
-          aria-label="Thread actions"
-          className="thread-list__menu"
-          onKeyDown={onMenuKeyDown}
-        >
-          <button type="button" role="menuitem" tabIndex={-1} onClick={startRename}>
-            Rename thread
-          </button>
-          <button
-            type="button"
-            role="menuitem"
-            tabIndex={-1}
-            onClick={() => {
-              setMenuOpen(false);
-              onDelete(thread);
-            }}
-          >
-            Delete thread
-          </button>
-        </div>
-      ) : null}
+      {menuOpen && menuAt !== null
+        ? createPortal(
+            <div
+              ref={menuRef}
+              id={menuId}
+              role="menu"
+              aria-label="Thread actions"
+              className="thread-list__menu"
+              style={{ top: menuAt.top, right: menuAt.right }}
+              onKeyDown={onMenuKeyDown}
+            >
+              <button type="button" role="menuitem" tabIndex={-1} onClick={startRename}>
+                Rename thread
+              </button>
+              <button
+                type="button"
+                role="menuitem"
+                tabIndex={-1}
+                onClick={() => {
+                  setMenuOpen(false);
+                  onDelete(thread);
+                }}
+              >
+                Delete thread
+              </button>
+            </div>,
+            document.body,
+          )
+        : null}
     </div>
   );
 }
