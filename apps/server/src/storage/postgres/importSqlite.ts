@@ -34,8 +34,10 @@ const TABLES: {
       ["message_count", "int4"],
       ["last_seq", "int8"],
       ["last_event_id", "int8"],
+      ["deleted_at", "text"],
     ],
   },
+  { name: "purged_threads", columns: [["id", "text"], ["purged_at", "text"]] },
   {
     name: "turns",
     columns: [
