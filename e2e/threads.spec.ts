@@ -149,6 +149,23 @@ test("Rename thread with F2 in place; the title stays after a reload", async ({ 
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("My renamed thread");
 });
 
+test("a rename reaches another tab live, without a reload", async ({ page, context }) => {
+  test.setTimeout(60_000);
+  const { threadId, environmentId } = await answeredThread(page, "shared between tabs");
+  await page.goto(`/${environmentId}/${threadId}`);
+  const other = await context.newPage();
+  await other.goto("/");
+  const otherLink = other.locator(`a[data-thread-id="${threadId}"]`);
+  await expect(otherLink).toContainText("shared between tabs");
+  await page.locator(`a[data-thread-id="${threadId}"]`).focus();
+  await page.keyboard.press("F2");
+  const box = page.getByRole("textbox", { name: "Rename thread" });
+  await box.fill("Seen in the other tab");
+  await box.press("Enter");
+  await expect(otherLink).toContainText("Seen in the other tab");
+  await other.close();
+});
+
 test("Delete thread, Undo, delete again: a chip citing it says the source was deleted", async ({
   page,
 }) => {
