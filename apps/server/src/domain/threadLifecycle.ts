@@ -179,7 +179,12 @@ export class ThreadLifecycle {
     for (let i = 0; i < 1000; i++) {
       const turn = await this.#store.activeTurn(threadId);
       if (!turn) return;
-      await this.#turns.cancelTurn(threadId, turn.id);
+      try {
+        await this.#turns.cancelTurn(threadId, turn.id);
+      } catch (error) {
+        // It ended meanwhile: the next round finds the next one (or none).
+        if (!(error instanceof DomainError && error.code === "turn_not_running")) throw error;
+      }
     }
   }
 
