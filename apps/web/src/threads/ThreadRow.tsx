@@ -136,7 +136,8 @@ export function ThreadRow({ thread, onRename, onDelete }: ThreadRowProps) {
         ref={menuButtonRef}
         type="button"
         className="thread-list__menu-button"
-        aria-label={`Thread actions: ${thread.title}`}
+        aria-label="Thread actions"
+        title={`Actions for “${thread.title}”`}
         aria-haspopup="menu"
         aria-expanded={menuOpen}
         aria-controls={menuOpen ? menuId : undefined}
