@@ -17,7 +17,9 @@ import {
   type CrossThreadCandidates,
   foldedSearchText,
   ftsPhrase,
+  likeContains,
   NEWEST_THREAD_BOUND,
+  shortQueryPrefilter,
   usesTrigrams,
 } from "./searchText.ts";
 
@@ -36,6 +38,9 @@ const ORDER = "ORDER BY t.updated_at DESC, t.id, s.id";
 
 type Row = Omit<CrossThreadCandidate, "text"> & { text: string | null };
 
+/** Rows read in list order before a rarer query goes to the trigram index instead. */
+export const ORDERED_WINDOW = 1000;
+
 export function sqliteCrossThreadSearch(
   db: Database.Database,
 ): Pick<SyncQueries, "searchAllCandidates"> {
@@ -47,12 +52,33 @@ export function sqliteCrossThreadSearch(
      ${ORDER} LIMIT @limit`,
   );
   // Threads in list order (their index), each thread's rows in order: no sort.
-  const next = db.prepare(
-    `SELECT ${COLUMNS} FROM threads t INDEXED BY threads_listed
+  const NEXT = `SELECT ${COLUMNS} FROM threads t INDEXED BY threads_listed
        JOIN message_search s ON s.thread_id = t.id
      WHERE ${SEARCHABLE_MESSAGES} AND ${AFTER}
-     ${ORDER} LIMIT @limit`,
-  );
+     ${ORDER}`;
+  const next = db.prepare(`${NEXT} LIMIT @limit`);
+  // A common query fills a batch from the next rows in order; the trigram index would find
+  // every match in every thread and sort them all.
+  const windowed = (filter: string) =>
+    db.prepare(
+      `SELECT * FROM (${NEXT} LIMIT @window) AS w WHERE w.text IS NOT NULL AND ${filter}
+       LIMIT @limit`,
+    );
+  const window = {
+    instr: windowed("instr(w.text, @query) > 0"),
+    like: windowed("w.text LIKE @like ESCAPE '\\'"),
+    any: windowed("@query IS NOT NULL"),
+  };
+  const result = (rows: Row[], limit: number): CrossThreadCandidates => {
+    const last = rows.at(-1);
+    return {
+      candidates: rows.filter((row): row is CrossThreadCandidate => row.text !== null),
+      last: last
+        ? { threadUpdatedAt: last.threadUpdatedAt, threadId: last.threadId, key: last.key }
+        : null,
+      exhausted: rows.length < limit,
+    };
+  };
   return {
     searchAllCandidates(input: CrossThreadCandidateQuery): CrossThreadCandidates {
       const params = {
@@ -61,17 +87,18 @@ export function sqliteCrossThreadSearch(
         key: input.after?.key ?? 0,
         limit: input.limit,
       };
-      const rows = usesTrigrams(input.query)
-        ? (trigram.all({ ...params, phrase: ftsPhrase(foldedSearchText(input.query)) }) as Row[])
-        : (next.all(params) as Row[]);
-      const last = rows.at(-1);
-      return {
-        candidates: rows.filter((row): row is CrossThreadCandidate => row.text !== null),
-        last: last
-          ? { threadUpdatedAt: last.threadUpdatedAt, threadId: last.threadId, key: last.key }
-          : null,
-        exhausted: rows.length < input.limit,
-      };
+      if (!usesTrigrams(input.query)) return result(next.all(params) as Row[], input.limit);
+      const prefilter = shortQueryPrefilter(input.query, input.caseSensitive) ?? "any";
+      const ordered = window[prefilter].all({
+        ...params,
+        window: ORDERED_WINDOW,
+        query: input.query,
+        like: likeContains(input.query),
+      }) as Row[];
+      // Not exhausted (limit 0): more rows follow the window.
+      if (ordered.length >= input.limit) return result(ordered, 0);
+      const phrase = ftsPhrase(foldedSearchText(input.query));
+      return result(trigram.all({ ...params, phrase }) as Row[], input.limit);
     },
   };
 }

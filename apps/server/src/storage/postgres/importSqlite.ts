@@ -37,7 +37,13 @@ const TABLES: {
       ["deleted_at", "text"],
     ],
   },
-  { name: "purged_threads", columns: [["id", "text"], ["purged_at", "text"]] },
+  {
+    name: "purged_threads",
+    columns: [
+      ["id", "text"],
+      ["purged_at", "text"],
+    ],
+  },
   {
     name: "turns",
     columns: [

@@ -39,6 +39,28 @@ type Row = {
   threadUpdatedAt: string;
 };
 
+/** Rows read in list order before a rarer query goes to the trigram index instead. */
+const ORDERED_WINDOW = 1000;
+
+function result(rows: Row[], limit: number): CrossThreadCandidates {
+  const candidates = rows.map(({ key, messageId, role, text, threadId, threadUpdatedAt }) => ({
+    key: Number(key),
+    messageId,
+    role,
+    text,
+    threadId,
+    threadUpdatedAt,
+  }));
+  const last = candidates.at(-1);
+  return {
+    candidates,
+    last: last
+      ? { threadUpdatedAt: last.threadUpdatedAt, threadId: last.threadId, key: last.key }
+      : null,
+    exhausted: rows.length < limit,
+  };
+}
+
 export function pgCrossThreadSearch(ctx: PgContext): Pick<ChatQueries, "searchAllCandidates"> {
   return {
     async searchAllCandidates(input: CrossThreadCandidateQuery): Promise<CrossThreadCandidates> {
@@ -49,6 +71,26 @@ export function pgCrossThreadSearch(ctx: PgContext): Pick<ChatQueries, "searchAl
         input.limit,
       ];
       let rows: Row[];
+      const pattern = [
+        likeContains(foldedSearchText(input.query)),
+        input.caseSensitive ? input.query : null,
+      ];
+      // A common query fills the batch from the next rows in list order (no sort); the trigram
+      // index would find every match in every thread and sort them all. Statements are
+      // unnamed: each is planned with its own pattern.
+      if (usesTrigrams(input.query)) {
+        const ordered = await ctx.rows<Row>(
+          "",
+          `SELECT * FROM (
+             SELECT ${COLUMNS}, s.folded FROM threads t JOIN message_search s ON s.thread_id = t.id
+             WHERE ${SEARCHABLE_MESSAGES} AND ${AFTER} ${ORDER} LIMIT $7
+           ) AS w WHERE w.folded LIKE $5 AND ($6::text IS NULL OR strpos(w.text, $6) > 0)
+           LIMIT $4`,
+          [...after, ...pattern, ORDERED_WINDOW],
+        );
+        // Not exhausted (limit 0): more rows follow the window.
+        if (ordered.length >= input.limit) return result(ordered, 0);
+      }
       if (usesTrigrams(input.query)) {
         // Materialized first, so the trigram index finds the matches wherever they are.
         rows = await ctx.rows<Row>(
@@ -59,11 +101,7 @@ export function pgCrossThreadSearch(ctx: PgContext): Pick<ChatQueries, "searchAl
            )
            SELECT ${COLUMNS} FROM hits s JOIN threads t ON t.id = s.thread_id
            WHERE ${SEARCHABLE_MESSAGES} AND ${AFTER} ${ORDER} LIMIT $4`,
-          [
-            ...after,
-            likeContains(foldedSearchText(input.query)),
-            input.caseSensitive ? input.query : null,
-          ],
+          [...after, ...pattern],
         );
       } else {
         rows = await ctx.rows<Row>(
@@ -73,15 +111,7 @@ export function pgCrossThreadSearch(ctx: PgContext): Pick<ChatQueries, "searchAl
           after,
         );
       }
-      const candidates = rows.map((row) => ({ ...row, key: Number(row.key) }));
-      const last = candidates.at(-1);
-      return {
-        candidates,
-        last: last
-          ? { threadUpdatedAt: last.threadUpdatedAt, threadId: last.threadId, key: last.key }
-          : null,
-        exhausted: rows.length < input.limit,
-      };
+      return result(rows, input.limit);
     },
   };
 }
