@@ -5,16 +5,21 @@
  * in the seeded thread, highlighted in view after one `around=` request, Cite from a result
  * (sent, then its chip clicked), and axe in light and dark on the dialog and the thread menu.
  */
+
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { openStore } from "../apps/server/src/storage/openStore.ts";
+import { startServerProcess } from "../apps/server/src/testing/serverProcess.ts";
 import {
   createAssistantCitationSelector,
   serializeAssistantCitation,
 } from "../packages/citations/src/index.ts";
 import { renderedTextOfMarkdown } from "../packages/markdown/src/index.ts";
 import { composer, DEMO_ANSWER_END, expect, test } from "./support/fixtures.ts";
-import { startRigServer } from "./support/rigServer.ts";
+import { REPO_ROOT } from "./support/rig.ts";
 
 const searchBox = (page: Page) =>
   page.getByRole("dialog", { name: "Search all threads" }).getByRole("textbox", {
@@ -74,14 +79,15 @@ test("1,200 threads: the sidebar scrolls to the oldest, a page at a time, and op
   page,
 }) => {
   test.setTimeout(120_000);
-  const rig = await startRigServer({ port: 0, seedTurns: 1 });
+  // A server process of its own, on a data dir seeded with 1,200 threads first.
+  const dataDir = await mkdtemp(join(tmpdir(), "chat-e2e-many-"));
   try {
-    const store = await openStore({ databaseUrl: null, pgPoolSize: 1, dataDir: rig.state.dataDir });
+    const store = await openStore({ databaseUrl: null, pgPoolSize: 1, dataDir });
     try {
       await store.transaction(async (tx) => {
         for (let i = 1; i <= 1200; i++) {
           const id = `many-${String(i).padStart(4, "0")}`;
-          // Older threads first; every fifth pair shares its instant (ties in updated_at).
+          // Older threads first; pairs share their instant (ties in updated_at).
           const at = new Date(Date.UTC(2025, 0, 1) + Math.floor(i / 2) * 60_000).toISOString();
           await tx.createThread({ id, title: `Listed thread ${i}`, now: at });
           await tx.insertTurnWithPrompt({
@@ -98,31 +104,40 @@ test("1,200 threads: the sidebar scrolls to the oldest, a page at a time, and op
     } finally {
       await store.close();
     }
-    const pages: string[] = [];
-    page.on("request", (request) => {
-      if (/\/api\/threads\?/.test(request.url())) pages.push(request.url());
+    const server = await startServerProcess({
+      DATA_DIR: dataDir,
+      WEB_DIST: join(REPO_ROOT, "apps/web/dist"),
+      LOG_LEVEL: "warn",
     });
-    await page.goto(`${rig.state.baseURL}/`);
-    const list = page.locator("[data-thread-list] .thread-list__scroller");
-    await expect(page.getByRole("link", { name: /Listed thread 1200\b/ })).toBeVisible();
-    // Far fewer rows mounted than threads loaded: the list is windowed.
-    expect(await page.locator("[data-thread-row]").count()).toBeLessThan(200);
-    const oldest = page.getByRole("link", { name: /Listed thread 1\b/ });
-    await expect
-      .poll(
-        async () => {
-          await list.evaluate((el) => el.scrollTo(0, el.scrollHeight));
-          return oldest.isVisible();
-        },
-        { timeout: 60_000, intervals: [100] },
-      )
-      .toBe(true);
-    expect(pages.length).toBeGreaterThanOrEqual(1200 / 50);
-    await oldest.click();
-    await expect(page).toHaveURL(/\/many-0001$/);
-    await expect(page.getByRole("heading", { level: 1, name: "Listed thread 1" })).toBeVisible();
+    try {
+      const pages: string[] = [];
+      page.on("request", (request) => {
+        if (/\/api\/threads\?/.test(request.url())) pages.push(request.url());
+      });
+      await page.goto(`${server.url}/`);
+      const list = page.locator("[data-thread-list] .thread-list__scroller");
+      await expect(page.getByRole("link", { name: /Listed thread 1200\b/ })).toBeVisible();
+      // Far fewer rows mounted than threads loaded: the list is windowed.
+      expect(await page.locator("[data-thread-row]").count()).toBeLessThan(200);
+      const oldest = page.getByRole("link", { name: /Listed thread 1\b/ });
+      await expect
+        .poll(
+          async () => {
+            await list.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+            return oldest.isVisible();
+          },
+          { timeout: 60_000, intervals: [100] },
+        )
+        .toBe(true);
+      expect(pages.length).toBeGreaterThanOrEqual(1200 / 50);
+      await oldest.click();
+      await expect(page).toHaveURL(/\/many-0001$/);
+      await expect(page.getByRole("heading", { level: 1, name: "Listed thread 1" })).toBeVisible();
+    } finally {
+      await server.kill();
+    }
   } finally {
-    await rig.close();
+    await rm(dataDir, { recursive: true, force: true });
   }
 });
 
