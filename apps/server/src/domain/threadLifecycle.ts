@@ -59,9 +59,9 @@ export class ThreadLifecycle {
   /** Sweeps now and then every window: deletions another process or a restart left behind. */
   start(): void {
     if (this.#sweeper !== null || this.#closed) return;
-    this.#sweeper = setInterval(() => void this.purgeExpired(), Math.max(this.#undoWindowMs, 1000));
+    this.#sweeper = setInterval(() => this.#sweep(), Math.max(this.#undoWindowMs, 1000));
     this.#sweeper.unref?.();
-    void this.purgeExpired();
+    this.#sweep();
   }
 
   /** Renames a listed or new thread. Throws `invalid_request`, `thread_not_found`/`_deleted`. */
@@ -148,6 +148,11 @@ export class ThreadLifecycle {
     });
   }
 
+  /** A sweep from a timer: a storage fault is reported, never thrown (it is tried again). */
+  #sweep(): void {
+    this.purgeExpired().catch((error: unknown) => this.#onPurgeError("(sweep)", error));
+  }
+
   async #purgeExpired(): Promise<void> {
     const cutoff = new Date(this.#now() - this.#undoWindowMs).toISOString();
     for (;;) {
@@ -168,7 +173,7 @@ export class ThreadLifecycle {
     if (this.#closed) return;
     const timer = setTimeout(() => {
       this.#timers.delete(timer);
-      void this.purgeExpired();
+      this.#sweep();
     }, this.#undoWindowMs + 50);
     timer.unref?.();
     this.#timers.add(timer);

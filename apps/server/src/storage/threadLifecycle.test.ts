@@ -9,6 +9,7 @@ import { ThreadEventLog } from "../domain/events.ts";
 import { ThreadLifecycle } from "../domain/threadLifecycle.ts";
 import { makeTempDir, openTestStore, removeDir } from "../testing/harness.ts";
 import type { ChatStore } from "./chatStore.ts";
+import { StorageUnavailableError } from "./storageErrors.ts";
 
 let dir: string;
 let store: ChatStore;
@@ -199,6 +200,33 @@ describe("delete, restore and purge", () => {
     } finally {
       await timed.close();
     }
+  });
+});
+
+describe("the purge sweep", () => {
+  it("reports a storage fault instead of throwing it (the process never ends on one)", async () => {
+    const failing: ChatStore = Object.assign(Object.create(store) as ChatStore, {
+      threadsDeletedBefore: () =>
+        Promise.reject(new StorageUnavailableError("connection_lost", { cause: new Error("x") })),
+    });
+    const reported: unknown[] = [];
+    let reportedOnce: () => void = () => {};
+    const once = new Promise<void>((resolve) => {
+      reportedOnce = resolve;
+    });
+    const sweeping = new ThreadLifecycle({
+      store: failing,
+      events: new ThreadEventLog(store),
+      turns: { cancelTurn: async () => {} },
+      onPurgeError: (_id, error) => {
+        reported.push(error);
+        reportedOnce();
+      },
+    });
+    sweeping.start();
+    await once;
+    await sweeping.close();
+    expect(reported[0]).toBeInstanceOf(StorageUnavailableError);
   });
 });
 
