@@ -6,7 +6,7 @@
  * apply it the same way. Changes made by other processes reach a tab through the open thread's
  * events (`thread.updated`) and through a refetch of the first page when the tab regains focus.
  */
-import type { ServerEvent, Thread } from "@app/protocol";
+import { isTurnFinished, type ServerEvent, type Thread } from "@app/protocol";
 import { useSyncExternalStore } from "react";
 import { type ApiError, listThreads } from "../api/client.ts";
 import {
@@ -110,11 +110,7 @@ export function loadMoreThreads(): Promise<void> {
  * and recency.
  */
 export function eventStalesThreadList(event: ServerEvent): boolean {
-  return (
-    event.type === "turn.updated" &&
-    event.turn.status !== "running" &&
-    event.turn.status !== "waiting_for_input"
-  );
+  return event.type === "turn.updated" && isTurnFinished(event.turn);
 }
 
 function subscribe(listener: () => void): () => void {
