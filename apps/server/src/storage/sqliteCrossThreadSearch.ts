@@ -67,7 +67,6 @@ export function sqliteCrossThreadSearch(
   const window = {
     instr: windowed("instr(w.text, @query) > 0"),
     like: windowed("w.text LIKE @like ESCAPE '\\'"),
-    any: windowed("@query IS NOT NULL"),
   };
   const result = (rows: Row[], limit: number): CrossThreadCandidates => {
     const last = rows.at(-1);
@@ -88,15 +87,19 @@ export function sqliteCrossThreadSearch(
         limit: input.limit,
       };
       if (!usesTrigrams(input.query)) return result(next.all(params) as Row[], input.limit);
-      const prefilter = shortQueryPrefilter(input.query, input.caseSensitive) ?? "any";
-      const ordered = window[prefilter].all({
-        ...params,
-        window: ORDERED_WINDOW,
-        query: input.query,
-        like: likeContains(input.query),
-      }) as Row[];
-      // Not exhausted (limit 0): more rows follow the window.
-      if (ordered.length >= input.limit) return result(ordered, 0);
+      // The window needs an exact SQL filter (`instr`, or an ASCII `LIKE` no other code point
+      // folds into); without one it would hand over every row, so the trigram index serves.
+      const prefilter = shortQueryPrefilter(input.query, input.caseSensitive);
+      if (prefilter !== null) {
+        const ordered = window[prefilter].all({
+          ...params,
+          window: ORDERED_WINDOW,
+          query: input.query,
+          like: likeContains(input.query),
+        }) as Row[];
+        // Not exhausted (limit 0): more rows follow the window.
+        if (ordered.length >= input.limit) return result(ordered, 0);
+      }
       const phrase = ftsPhrase(foldedSearchText(input.query));
       return result(trigram.all({ ...params, phrase }) as Row[], input.limit);
     },
