@@ -5,6 +5,7 @@
  */
 import { serializeAssistantCitation } from "@app/citations";
 import type {
+  AllThreadsSearchResponse,
   BranchResponse,
   CitedByPage,
   EditMessageResponse,
@@ -327,6 +328,18 @@ describe("search and export follow the path shown", () => {
     expect((await search("zebra")).matches).toHaveLength(0);
     const giraffe = (await search("giraffe")).matches.filter((m) => m.role === "user");
     expect(giraffe).toHaveLength(1);
+    // Search all threads (issue 31) follows the path shown too.
+    const all = await server.getJson<AllThreadsSearchResponse>(
+      `/api/search?q=${encodeURIComponent("crossing")}`,
+    );
+    const here = all.groups.find((group) => group.thread.id === threadId)!;
+    const userHits = here.matches.filter((m) => m.role === "user");
+    expect(userHits).toHaveLength(1);
+    expect(
+      (await server.getJson<AllThreadsSearchResponse>("/api/search?q=zebra")).groups.some((g) =>
+        g.matches.some((m) => m.role === "user"),
+      ),
+    ).toBe(false);
     const exported = await (await server.request(`/api/threads/${threadId}/export.md`)).text();
     expect(exported).toContain("giraffe crossing");
     // The title keeps the first prompt's words; the message shown is the edited one.

@@ -9,6 +9,7 @@ import {
   CreateThreadBodySchema,
   EditMessageBodySchema,
   type Environment,
+  RenameThreadBodySchema,
   SelectVersionBodySchema,
   SendTurnBodySchema,
   UserInputAnswerBodySchema,
@@ -19,19 +20,21 @@ import { z } from "zod";
 
 /** `POST .../cancel` takes an empty JSON object (the body only proves a JSON request). */
 const CancelTurnBodySchema = z.object({}).strict();
-/** Bodies of `POST .../regenerate` and `.../show`: an empty JSON object, as cancel's. */
-const EmptyBodySchema = CancelTurnBodySchema;
+/** `DELETE /api/threads/:threadId` and `POST .../restore` take an empty JSON object (or none). */
+const EmptyBodySchema = z.object({}).strict();
 
 import type { ConversationChanges } from "../domain/conversationChanges.ts";
 import { asDomainError, DomainError } from "../domain/errors.ts";
 import type { ThreadEventLog } from "../domain/events.ts";
 import type { ProviderService } from "../domain/providerService.ts";
+import type { ThreadLifecycle } from "../domain/threadLifecycle.ts";
 import { MAX_SEARCH_LIMIT } from "../domain/threadSearch.ts";
-import { MAX_PAGE_LIMIT, type ThreadService } from "../domain/threadService.ts";
+import { MAX_PAGE_LIMIT, MAX_THREAD_PAGE, type ThreadService } from "../domain/threadService.ts";
 import type { WorkspaceFileIndex } from "../domain/workspaceFiles.ts";
 import { type Logger, silentLogger } from "../logger.ts";
 import { authMiddleware } from "./auth.ts";
 import { type HostPolicy, hostGuard, writeGuard } from "./browserSafety.ts";
+import { drainDeclaredBody } from "./drainBody.ts";
 import { errorResponse } from "./errors.ts";
 import { idParam, idQuery, storableId } from "./ids.ts";
 import { readJsonBody } from "./jsonBody.ts";
@@ -50,6 +53,8 @@ const DEFAULT_FILE_RESULTS = 20;
 /** What the routes need; built by `startServer`. */
 export interface AppDependencies {
   threads: ThreadService;
+  /** Rename, delete, restore (issue 31). */
+  lifecycle: ThreadLifecycle;
   provider: ProviderService;
   /** Edit, regenerate, versions and branches (issue 30). */
   changes: ConversationChanges;
@@ -89,13 +94,15 @@ export function createApp(deps: AppDependencies): Hono {
   app.use("*", closeAfterUnreadBody());
   app.use("*", hostGuard(deps.hosts));
   app.use("*", authMiddleware(deps.authToken));
-  // Every state-changing route is a POST (other methods have no route and answer 404).
-  app.post("/api/*", writeGuard());
+  // Every state-changing route is a POST, PATCH or DELETE (other methods answer 404).
+  app.on(["POST", "PATCH", "DELETE", "PUT"], "/api/*", writeGuard());
   app.use(
     "/api/*",
     bodyLimit({
       maxSize: MAX_BODY_BYTES,
-      onError: (c) => {
+      onError: async (c) => {
+        // Read to its end first, so the client gets this answer instead of a reset.
+        await drainDeclaredBody(c);
         // The unread rest of the body makes the connection unusable for another request.
         c.header("Connection", "close");
         return errorResponse(
@@ -117,7 +124,43 @@ export function createApp(deps: AppDependencies): Hono {
     return c.json(body);
   });
 
-  app.get("/api/threads", async (c) => c.json({ threads: await deps.threads.listThreads() }));
+  app.get("/api/threads", async (c) =>
+    c.json(
+      await deps.threads.listThreads({
+        cursor: c.req.query("cursor"),
+        limit: parseLimit(c.req.query("limit"), MAX_THREAD_PAGE),
+      }),
+    ),
+  );
+
+  app.patch("/api/threads/:threadId", async (c) => {
+    const threadId = idParam(c, "threadId");
+    const body = await readJsonBody(c, RenameThreadBodySchema);
+    return c.json({ thread: await deps.lifecycle.rename(threadId, body.title) });
+  });
+
+  app.delete("/api/threads/:threadId", async (c) => {
+    const threadId = idParam(c, "threadId");
+    await readJsonBody(c, EmptyBodySchema, { allowEmpty: true });
+    return c.json(await deps.lifecycle.delete(threadId));
+  });
+
+  app.post("/api/threads/:threadId/restore", async (c) => {
+    const threadId = idParam(c, "threadId");
+    await readJsonBody(c, EmptyBodySchema, { allowEmpty: true });
+    return c.json(await deps.lifecycle.restore(threadId));
+  });
+
+  app.get("/api/search", async (c) =>
+    c.json(
+      await deps.threads.searchAllThreads({
+        query: rawSearchQuery(c.req.url) ?? "",
+        caseSensitive: searchSwitch("case", c.req.query("case")),
+        wholeWord: searchSwitch("word", c.req.query("word")),
+        cursor: c.req.query("cursor"),
+      }),
+    ),
+  );
 
   app.post("/api/threads", async (c) => {
     const body = await readJsonBody(c, CreateThreadBodySchema, { allowEmpty: true });

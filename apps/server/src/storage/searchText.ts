@@ -42,6 +42,38 @@ export interface SearchCandidateQuery {
   limit: number;
 }
 
+/** A position in the order of cross-thread search: thread (newest first), then message key. */
+export interface CrossThreadCursor {
+  threadUpdatedAt: string;
+  threadId: string;
+  key: number;
+}
+
+/** A cross-thread candidate: a message that may contain the query, with its thread's place. */
+export interface CrossThreadCandidate extends SearchCandidate, CrossThreadCursor {}
+
+/** What a store searches all threads for (see `ChatQueries.searchAllCandidates`). */
+export interface CrossThreadCandidateQuery {
+  query: string;
+  caseSensitive: boolean;
+  /** Only candidates after this position (null: from the newest thread). */
+  after: CrossThreadCursor | null;
+  limit: number;
+}
+
+/**
+ * Candidates, and where the store stopped reading: the last row read (a short query reads rows
+ * that are not candidates too) and whether nothing is left after it.
+ */
+export interface CrossThreadCandidates {
+  candidates: CrossThreadCandidate[];
+  last: CrossThreadCursor | null;
+  exhausted: boolean;
+}
+
+/** Sorts after every ISO timestamp: a cursor before the newest thread. */
+export const NEWEST_THREAD_BOUND = "\uffff";
+
 /**
  * The rendered text indexed for a message (stored Markdown, complete). Markdown nested deeper
  * than the parser's call stack (thousands of `>`) cannot be rendered at all: such a message is
@@ -77,6 +109,22 @@ export function likeContains(text: string): string {
 /** An FTS5 phrase matching `text` literally (a trigram table finds it as a substring). */
 export function ftsPhrase(text: string): string {
   return `"${text.replaceAll('"', '""')}"`;
+}
+
+/**
+ * The FTS5 query that finds candidates for `text` (folded, three code points or more). As a
+ * phrase when its trigrams are all different; otherwise as each distinct trigram once, ANDed
+ * (issue 29): FTS5 checks a phrase against every position of each of its tokens, so 200 × "x"
+ * (198 times the trigram "xxx") against rows of 120,000 × "x" did 198 × 120,000 position steps
+ * per row, seconds on the event loop. Every candidate is checked against the text itself
+ * afterwards (`threadSearch.ts`), so a looser filter never changes an answer.
+ */
+export function ftsQuery(text: string): string {
+  const points = [...text];
+  const trigrams = new Set<string>();
+  for (let i = 0; i + 3 <= points.length; i++) trigrams.add(points.slice(i, i + 3).join(""));
+  if (trigrams.size === points.length - 2) return ftsPhrase(text);
+  return [...trigrams].map(ftsPhrase).join(" AND ");
 }
 
 // ASCII letters that non-ASCII code points fold to (U+212A KELVIN SIGN to "k", U+017F LONG S to
