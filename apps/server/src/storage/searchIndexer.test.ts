@@ -144,7 +144,8 @@ describe("the background search indexer", () => {
       // Stopped before the indexer wrote the text (its worker takes a moment to start): the
       // state a crash between the two transactions leaves.
       await store.close();
-      expect(await queuedIds(dir)).toEqual(["a1"]);
+      // (Since issue 33 its prompts, u1 and u2, may be queued beside it.)
+      expect(await queuedIds(dir)).toContain("a1");
 
       store = await openTestStore(dir);
       try {

@@ -1,22 +1,30 @@
 /**
- * The background search indexer of both stores (issue 23). A message longer than
- * `SEARCH_INLINE_MAX_CHARS` is not rendered in the transaction that finishes it (600 ms for a
- * 600,000-character reply would stall every stream and request): that transaction queues it
- * (`search_pending`), and this indexer, kicked right after the commit, renders it off the event
- * loop (`searchTextRenderer.ts`) and writes its text in a small transaction of its own. Until
- * then the message is simply not found; it keeps its place in thread order.
+ * The background search indexer of both stores (issues 23 and 33). A message longer than
+ * `SEARCH_INLINE_MAX_CHARS` (since issue 33: any non-empty message) is not rendered in the
+ * transaction that stores or finishes it (600 ms for a 600,000-character reply would stall every
+ * stream and request, and rendering every short message inline cost about a third of a turn's
+ * CPU): that transaction queues it (`search_pending`), and this indexer, kicked right after the
+ * commit, renders it off the event loop (`searchTextRenderer.ts`, a batch at a time) and writes
+ * the batch's texts in one small transaction of its own. It keeps its place in thread order, and
+ * a search in this process waits for what was queued before it (`flushed`), so it finds every
+ * message committed before it; another process sharing a PostgreSQL database finds it once this
+ * one has indexed it (a few milliseconds later).
  *
  * Crash-safe: the queue is in the database, so whatever a crash left queued is indexed when a
  * store opens, and, for a shared PostgreSQL database, on every turn sweep of any process (a
  * process that died between a finish and its indexing is covered by the others).
  */
 import type { ChatQueries, ChatStore } from "./chatStore.ts";
-import { SEARCH_INLINE_MAX_CHARS } from "./searchText.ts";
+import {
+  type QueuedSearchText,
+  SEARCH_INLINE_MAX_CHARS,
+  type SearchCandidateQuery,
+} from "./searchText.ts";
 import { createSearchTextRenderer, type SearchTextRenderer } from "./searchTextRenderer.ts";
 import { isStorageFault } from "./storageErrors.ts";
 
-/** Queued messages read per query. */
-const BATCH = 20;
+/** Queued messages read per query, rendered together and written in one transaction. */
+const BATCH = 64;
 
 export class SearchIndexer {
   readonly #store: Pick<ChatStore, "queuedSearchTexts" | "transaction">;
@@ -24,6 +32,8 @@ export class SearchIndexer {
   #running: Promise<void> | null = null;
   #again = false;
   #closed = false;
+  /** `flushed()` calls waiting for a read of the whole queue to be indexed. */
+  readonly #flushWaiters: (() => void)[] = [];
 
   constructor(
     store: Pick<ChatStore, "queuedSearchTexts" | "transaction">,
@@ -51,6 +61,9 @@ export class SearchIndexer {
           this.#again = false;
           this.kick();
         }
+        // No round follows (nothing queued since the last read, an error, or closed): a search
+        // waiting now finds what is indexed.
+        if (!this.#running) this.#releaseFlushWaiters();
       });
   }
 
@@ -65,27 +78,62 @@ export class SearchIndexer {
     this.#again = false;
     await this.#renderer.close();
     await this.#running;
+    this.#releaseFlushWaiters();
+  }
+
+  /**
+   * Resolves once every message queued in this process before the call is indexed (or the
+   * indexer stopped): what a search waits for, so it finds every message committed before it.
+   * Unlike {@link idle}, it does not wait for messages queued after the call.
+   */
+  flushed(): Promise<void> {
+    if (!this.#running) return Promise.resolve();
+    return new Promise((resolve) => this.#flushWaiters.push(resolve));
+  }
+
+  #releaseFlushWaiters(waiters: (() => void)[] = this.#flushWaiters.splice(0)): void {
+    for (const resolve of waiters) resolve();
   }
 
   async #drain(): Promise<void> {
     for (;;) {
       if (this.#closed) return;
-      const batch = await this.#store.queuedSearchTexts(BATCH);
-      if (batch.length === 0) return;
-      for (const { messageId, role, markdown } of batch) {
-        let text: string;
-        try {
-          text = await this.#renderer.render(role, markdown);
-        } catch (error) {
-          if (this.#closed) return;
+      // Waiting before this read: satisfied once a read that saw the whole queue is written.
+      const waiters = this.#flushWaiters.splice(0);
+      let whole = false;
+      try {
+        const batch = await this.#store.queuedSearchTexts(BATCH);
+        if (batch.length > 0) await this.#index(batch);
+        whole = batch.length < BATCH;
+      } finally {
+        // On an error, they wait for the next round, or are released when none follows.
+        if (whole) this.#releaseFlushWaiters(waiters);
+        else this.#flushWaiters.unshift(...waiters);
+      }
+      if (whole) return;
+    }
+  }
+
+  /** Renders a batch (all sent to the worker at once) and writes it in one transaction. */
+  async #index(batch: QueuedSearchText[]): Promise<void> {
+    const texts = await Promise.all(
+      batch.map(({ messageId, role, markdown }) =>
+        this.#renderer.render(role, markdown).catch((error: unknown) => {
+          if (this.#closed) return null;
           // A render that fails outright would block the queue: index the source instead.
           console.error(`Search indexer: message ${messageId} indexed as its source:`, error);
-          text = markdown;
-        }
-        if (this.#closed) return;
-        await this.#store.transaction((tx) => tx.writeSearchText(messageId, text));
+          return markdown;
+        }),
+      ),
+    );
+    if (this.#closed) return;
+    await this.#store.transaction(async (tx) => {
+      for (let i = 0; i < batch.length; i++) {
+        const text = texts[i];
+        if (text !== null && text !== undefined)
+          await tx.writeSearchText(batch[i]!.messageId, text);
       }
-    }
+    });
   }
 }
 
@@ -143,6 +191,11 @@ export function withSearchIndexer(store: Omit<ChatStore, "searchIndexIdle">): Ch
       async threadsAwaitingTurns() {
         kick();
         return store.threadsAwaitingTurns();
+      },
+      // A search finds every message committed (in this process) before it.
+      async searchCandidates(query: SearchCandidateQuery) {
+        await indexer.flushed();
+        return store.searchCandidates(query);
       },
       searchIndexIdle: () => indexer.idle(),
       async close() {
