@@ -26,9 +26,18 @@ import { isStorageFault } from "./storageErrors.ts";
 /** Queued messages read per query, rendered together and written in one transaction. */
 const BATCH = 64;
 
+/**
+ * Longer messages (the inline limit before issue 33) render on a second worker, each written in
+ * a transaction of its own; a search does not wait for them.
+ */
+const SEARCH_LONG_CHARS = 4_000;
+
 export class SearchIndexer {
   readonly #store: Pick<ChatStore, "queuedSearchTexts" | "transaction">;
   readonly #renderer: SearchTextRenderer;
+  readonly #longRenderer: SearchTextRenderer;
+  /** Long messages being indexed apart from the rounds, by id. */
+  readonly #long = new Map<string, Promise<void>>();
   #running: Promise<void> | null = null;
   #again = false;
   #closed = false;
@@ -38,9 +47,11 @@ export class SearchIndexer {
   constructor(
     store: Pick<ChatStore, "queuedSearchTexts" | "transaction">,
     renderer: SearchTextRenderer = createSearchTextRenderer(),
+    longRenderer: SearchTextRenderer = createSearchTextRenderer(),
   ) {
     this.#store = store;
     this.#renderer = renderer;
+    this.#longRenderer = longRenderer;
   }
 
   /** Indexes everything queued, now or right after the current round. */
@@ -69,22 +80,25 @@ export class SearchIndexer {
 
   /** Resolves once nothing queued so far is left (or the indexer stopped on an error). */
   async idle(): Promise<void> {
-    while (this.#running) await this.#running;
+    while (this.#running || this.#long.size > 0) {
+      await Promise.all([this.#running, ...this.#long.values()]);
+    }
   }
 
   /** Stops: an unfinished render is dropped (the message stays queued for the next start). */
   async close(): Promise<void> {
     this.#closed = true;
     this.#again = false;
-    await this.#renderer.close();
-    await this.#running;
+    await Promise.all([this.#renderer.close(), this.#longRenderer.close()]);
+    await Promise.all([this.#running, ...this.#long.values()]);
     this.#releaseFlushWaiters();
   }
 
   /**
-   * Resolves once every message queued in this process before the call is indexed (or the
-   * indexer stopped): what a search waits for, so it finds every message committed before it.
-   * Unlike {@link idle}, it does not wait for messages queued after the call.
+   * Resolves once every message of at most `SEARCH_LONG_CHARS` queued in this process before the
+   * call is indexed (or the indexer stopped): what a search waits for, so it finds every such
+   * message committed before it, as when they were indexed inline. Unlike {@link idle}, it does
+   * not wait for messages queued after the call, nor for long ones.
    */
   flushed(): Promise<void> {
     if (!this.#running) return Promise.resolve();
@@ -102,11 +116,17 @@ export class SearchIndexer {
       const waiters = this.#flushWaiters.splice(0);
       let whole = false;
       try {
-        const batch = await this.#store.queuedSearchTexts(BATCH);
-        if (batch.length > 0) await this.#index(batch);
-        whole = batch.length < BATCH;
+        const limit = BATCH + this.#long.size;
+        const read = await this.#store.queuedSearchTexts(limit);
+        whole = read.length < limit;
+        const short: QueuedSearchText[] = [];
+        for (const queued of read) {
+          if (this.#long.has(queued.messageId)) continue;
+          if (queued.markdown.length > SEARCH_LONG_CHARS) this.#indexLong(queued);
+          else short.push(queued);
+        }
+        if (short.length > 0) await this.#index(short, this.#renderer);
       } finally {
-        // On an error, they wait for the next round, or are released when none follows.
         if (whole) this.#releaseFlushWaiters(waiters);
         else this.#flushWaiters.unshift(...waiters);
       }
@@ -114,11 +134,25 @@ export class SearchIndexer {
     }
   }
 
+  /**
+   * A long message renders on a worker of its own, apart from the round: short messages queued
+   * meanwhile are not held up behind it, and a search does not wait for it (it is found once
+   * written, as before issue 33).
+   */
+  #indexLong(queued: QueuedSearchText): void {
+    const indexing = this.#index([queued], this.#longRenderer)
+      .catch((error: unknown) => {
+        if (!this.#closed && !isStorageFault(error)) console.error("Search indexer:", error);
+      })
+      .finally(() => this.#long.delete(queued.messageId));
+    this.#long.set(queued.messageId, indexing);
+  }
+
   /** Renders a batch (all sent to the worker at once) and writes it in one transaction. */
-  async #index(batch: QueuedSearchText[]): Promise<void> {
+  async #index(batch: QueuedSearchText[], renderer: SearchTextRenderer): Promise<void> {
     const texts = await Promise.all(
       batch.map(({ messageId, role, markdown }) =>
-        this.#renderer.render(role, markdown).catch((error: unknown) => {
+        renderer.render(role, markdown).catch((error: unknown) => {
           if (this.#closed) return null;
           // A render that fails outright would block the queue: index the source instead.
           console.error(`Search indexer: message ${messageId} indexed as its source:`, error);
