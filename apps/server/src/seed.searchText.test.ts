@@ -1,7 +1,7 @@
 /**
  * The seed indexes its messages from templates (`SeededSearchTexts`, issue 33): on the store
  * under test, every seeded message's indexed text is exactly `searchTextOf` of its Markdown,
- * for every template (300 turns reach each of the 280 answer templates) and for prompts with
+ * for every template (280 turns reach each of the 280 answer templates) and for prompts with
  * citation links, which are rendered as they are. Nothing is left queued.
  */
 import { describe, expect, it } from "vitest";
@@ -14,7 +14,7 @@ describe("seeded search texts", () => {
     const dir = await makeTempDir("chat-seed-search-");
     const store = await openTestStore(dir);
     try {
-      const turns = 300;
+      const turns = 280;
       const threadId = await seedDemoThread(store, { turns });
       expect(await store.queuedSearchTexts(10)).toEqual([]);
       // Every seeded message holds a space: one candidate per message, in thread order.
@@ -34,5 +34,5 @@ describe("seeded search texts", () => {
       await store.close();
       await removeDir(dir);
     }
-  });
+  }, 120_000);
 });

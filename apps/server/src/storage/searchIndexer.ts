@@ -34,6 +34,16 @@ const SEARCH_LONG_CHARS = 4_000;
 
 export class SearchIndexer {
   readonly #store: Pick<ChatStore, "queuedSearchTexts" | "transaction">;
+  /**
+   * A database other processes write too (PostgreSQL): a round indexes only the messages this
+   * process queued ({@link committed}), so two processes do not render the same messages; a
+   * round asked for `everything` (the first, and each turn sweep) takes any queued message, so
+   * what a process that died left queued is indexed too.
+   */
+  readonly #shared: boolean;
+  /** Messages this process queued (committed) and has not seen indexed yet. */
+  readonly #mine = new Set<string>();
+  #everything = true;
   readonly #renderer: SearchTextRenderer;
   readonly #longRenderer: SearchTextRenderer;
   /** Long messages being indexed apart from the rounds, by id. */
@@ -46,16 +56,27 @@ export class SearchIndexer {
 
   constructor(
     store: Pick<ChatStore, "queuedSearchTexts" | "transaction">,
+    shared = false,
     renderer: SearchTextRenderer = createSearchTextRenderer(),
     longRenderer: SearchTextRenderer = createSearchTextRenderer(),
   ) {
     this.#store = store;
+    this.#shared = shared;
     this.#renderer = renderer;
     this.#longRenderer = longRenderer;
   }
 
-  /** Indexes everything queued, now or right after the current round. */
-  kick(): void {
+  /** Messages this process queued, now committed (call before the kick that follows). */
+  committed(messageIds: readonly string[]): void {
+    if (this.#shared) for (const id of messageIds) this.#mine.add(id);
+  }
+
+  /**
+   * Indexes what this process queued (`everything`: anything queued), now or right after the
+   * current round.
+   */
+  kick({ everything = false }: { everything?: boolean } = {}): void {
+    if (everything) this.#everything = true;
     if (this.#closed) return;
     if (this.#running) {
       this.#again = true;
@@ -116,9 +137,18 @@ export class SearchIndexer {
       const waiters = this.#flushWaiters.splice(0);
       let whole = false;
       try {
+        const everything = !this.#shared || this.#everything;
+        const only = everything ? undefined : [...this.#mine];
         const limit = BATCH + this.#long.size;
-        const read = await this.#store.queuedSearchTexts(limit);
+        const read = only?.length === 0 ? [] : await this.#store.queuedSearchTexts(limit, only);
         whole = read.length < limit;
+        // Everything until a read sees the whole queue; then this process's own again.
+        if (everything && whole) this.#everything = false;
+        if (only && whole) {
+          // Not queued any more: indexed (by this process or another one).
+          const left = new Set(read.map((queued) => queued.messageId));
+          for (const id of only) if (!left.has(id)) this.#mine.delete(id);
+        }
         const short: QueuedSearchText[] = [];
         for (const queued of read) {
           if (this.#long.has(queued.messageId)) continue;
@@ -126,6 +156,7 @@ export class SearchIndexer {
           else short.push(queued);
         }
         if (short.length > 0) await this.#index(short, this.#renderer);
+        for (const queued of short) this.#mine.delete(queued.messageId);
       } finally {
         if (whole) this.#releaseFlushWaiters(waiters);
         else this.#flushWaiters.unshift(...waiters);
@@ -144,7 +175,10 @@ export class SearchIndexer {
       .catch((error: unknown) => {
         if (!this.#closed && !isStorageFault(error)) console.error("Search indexer:", error);
       })
-      .finally(() => this.#long.delete(queued.messageId));
+      .finally(() => {
+        this.#long.delete(queued.messageId);
+        this.#mine.delete(queued.messageId);
+      });
     this.#long.set(queued.messageId, indexing);
   }
 
@@ -179,51 +213,62 @@ const queues = (text: string) => text.length > SEARCH_INLINE_MAX_CHARS;
  * commit of a write that queued a message, and on every turn sweep (`threadsAwaitingTurns`).
  */
 export function withSearchIndexer(store: Omit<ChatStore, "searchIndexIdle">): ChatStore {
-  const indexer = new SearchIndexer(store);
+  const indexer = new SearchIndexer(store, store.shared);
   const kick = () => indexer.kick();
-  // The writes that may queue a message; `queued(write)` is told of each that did.
+  // The writes that may queue a message; `queued(write, id)` is told of each that did.
   const watching = <Q extends ChatQueries>(
     queries: Q,
-    queued: (write: Promise<unknown>) => void,
+    queued: (write: Promise<unknown>, messageId: string) => void,
   ): Pick<Q, "finishMessage" | "insertAssistantMessage" | "insertTurnWithPrompt"> => ({
     finishMessage(id, text, status) {
       const write = queries.finishMessage(id, text, status);
-      if (queues(text)) queued(write);
+      if (queues(text)) queued(write, id);
       return write;
     },
     insertAssistantMessage(input) {
       const write = queries.insertAssistantMessage(input);
-      if (input.status !== "streaming" && queues(input.text)) queued(write);
+      if (input.status !== "streaming" && queues(input.text)) queued(write, input.id);
       return write;
     },
     insertTurnWithPrompt(input) {
       const write = queries.insertTurnWithPrompt(input);
-      if (queues(input.text)) queued(write);
+      if (queues(input.text)) queued(write, input.messageId);
       return write;
     },
   });
   // Outside a transaction a write commits by itself: kick once it has.
-  const direct = watching(store, (write) => write.then(kick, () => {}));
+  const direct = watching(store, (write, id) =>
+    write.then(
+      () => {
+        indexer.committed([id]);
+        kick();
+      },
+      () => {},
+    ),
+  );
   // Own properties (getters kept), so a caller may spread the store as it could before.
   const wrapped: ChatStore = Object.assign(
     Object.defineProperties({}, Object.getOwnPropertyDescriptors(store)) as ChatStore,
     {
       ...direct,
       async transaction<T>(fn: (tx: ChatQueries) => Promise<T>): Promise<T> {
-        let queued = false;
+        const queued: string[] = [];
         const result = await store.transaction((tx) =>
           fn({
             ...tx,
-            ...watching(tx, () => {
-              queued = true;
+            ...watching(tx, (_write, id) => {
+              queued.push(id);
             }),
           }),
         );
-        if (queued) kick();
+        if (queued.length > 0) {
+          indexer.committed(queued);
+          kick();
+        }
         return result;
       },
       async threadsAwaitingTurns() {
-        kick();
+        indexer.kick({ everything: true });
         return store.threadsAwaitingTurns();
       },
       // A search finds every message committed (in this process) before it.
