@@ -1,5 +1,6 @@
 // Standalone run of the concurrentClients scenario (same checks), for A/B and --cpu-prof.
 // node --import tsx bench/compare/concurrent.mjs [runs]   (INLINE_CLIENTS=1: clients on the server's thread)
+// DATABASE_URL=...: the same on PostgreSQL.
 // Every prompt is checked to be stored once, in order, and every answer to be exactly the demo
 // provider's answer to it. Prints turns/s next to the target (issue 33: >= 1,000 turns/s), the
 // server thread's CPU per turn (its event loop, read from /proc/thread-self/schedstat, so other
@@ -17,7 +18,7 @@ const CLIENTS = 50,
 const runs = Number(process.argv[2] ?? 3);
 const dataDir = await makeTempDir("chat-bench-clients-");
 const server = await startServer({
-  env: {},
+  env: process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {},
   host: "127.0.0.1",
   port: 0,
   dataDir,
