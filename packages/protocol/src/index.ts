@@ -93,6 +93,19 @@ export const TurnStatusSchema = z.enum([
 ]);
 export type TurnStatus = z.infer<typeof TurnStatusSchema>;
 
+/**
+ * Whether a turn has not ended: `running` or `waiting_for_input` (it may still write messages or
+ * ask for input). The one owner of this rule for server and web; no turn (`null`) is not running.
+ */
+export function isTurnRunning(turn: { readonly status: TurnStatus } | null | undefined): boolean {
+  return turn != null && (turn.status === "running" || turn.status === "waiting_for_input");
+}
+
+/** Whether a turn has ended (completed, failed or cancelled): its status is final. */
+export function isTurnFinished(turn: { readonly status: TurnStatus }): boolean {
+  return !isTurnRunning(turn);
+}
+
 export const TurnSchema = z.object({
   id: z.string(),
   threadId: z.string(),

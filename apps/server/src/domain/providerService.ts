@@ -24,7 +24,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { checkProviderInput, PROVIDER_INPUT_MAX_CHARS } from "@app/citations";
-import type { SendTurnResponse, Turn } from "@app/protocol";
+import { isTurnRunning, type SendTurnResponse, type Turn } from "@app/protocol";
 import { silentLogger } from "../logger.ts";
 import type { ProviderAdapter } from "../providers/types.ts";
 import type { ChatStore } from "../storage/chatStore.ts";
@@ -45,7 +45,6 @@ import { StorageRetry } from "./storageRetry.ts";
 import {
   CANCELLED,
   finishStoredMessages,
-  isUnfinished,
   recordInterrupted,
   recordOutcome,
 } from "./turnOutcome.ts";
@@ -240,7 +239,7 @@ export class ProviderService {
       throw new DomainError("turn_not_found", `Turn "${turnId}" is not in this thread.`);
     }
     if (turn.status === "cancelled") return turn;
-    if (!isUnfinished(turn)) {
+    if (!isTurnRunning(turn)) {
       throw new DomainError(
         "turn_not_running",
         `Turn "${turnId}" has already ended (${turn.status}); there is nothing to stop.`,
@@ -254,14 +253,14 @@ export class ProviderService {
       await this.#events.atomically(async (w) => {
         // Under the queue lock, so no process claims it meanwhile.
         await w.tx.lockTurnQueue(threadId);
-        if (!isUnfinished(await w.tx.getTurn(turnId))) return;
+        if (!isTurnRunning(await w.tx.getTurn(turnId))) return;
         await finishStoredMessages(w, threadId, turnId, "complete");
         await recordOutcome(w, { threadId, turnId }, null, CANCELLED, this.#now);
       });
       this.#queue.pump(threadId);
     }
     const after = (await this.#store.getTurn(turnId))!;
-    if (isUnfinished(after)) {
+    if (isTurnRunning(after)) {
       throw new DomainError(
         "storage_unavailable",
         "The turn was stopped, but storage is unavailable; its state is saved once it is back.",

@@ -4,6 +4,7 @@
  * shared matcher of `@app/markdown`, which also gives the offsets into the message's rendered
  * text, so SQLite and PostgreSQL answer alike. Pages follow thread order and end at a message.
  */
+import { isWellFormedUtf16 } from "@app/citations";
 import { findTextMatches } from "@app/markdown";
 import type { ThreadSearchMatch, ThreadSearchResponse } from "@app/protocol";
 import type { ChatQueries } from "../storage/chatStore.ts";
@@ -35,7 +36,7 @@ export function checkSearchQuery(query: string | undefined): string {
     throw invalid(`is ${query.length} characters long; the most is ${MAX_SEARCH_QUERY}`);
   }
   if (query.includes("\u0000")) throw invalid("contains NUL (U+0000)");
-  if (/\p{Surrogate}/u.test(query)) throw invalid("is not valid text (a lone surrogate)");
+  if (!isWellFormedUtf16(query)) throw invalid("is not valid text (a lone surrogate)");
   return query;
 }
 

@@ -4,7 +4,7 @@
  * records how it ended (now, or once storage accepts it). It keeps the turns running in this
  * process, so Stop and shutdown can reach them.
  */
-import type { ServerEvent } from "@app/protocol";
+import { isTurnRunning, type ServerEvent } from "@app/protocol";
 import type { Logger } from "../logger.ts";
 import type {
   ProviderAdapter,
@@ -21,7 +21,6 @@ import {
   COMPLETED,
   deadlineStop,
   failureOutcome,
-  isUnfinished,
   recordOutcome,
   stopOutcome,
   type TurnOutcome,
@@ -162,7 +161,7 @@ export class TurnRunner {
 
   /** Events of a thread this process runs a turn of, from any process. */
   #onOwnThreadEvent(turnId: string, event: ServerEvent): void {
-    if (event.type === "turn.updated" && event.turn.id === turnId && !isUnfinished(event.turn)) {
+    if (event.type === "turn.updated" && event.turn.id === turnId && !isTurnRunning(event.turn)) {
       // Recorded as ended by another process (Stop there, or our lease expired).
       this.#running.get(turnId)?.endedElsewhere();
     }

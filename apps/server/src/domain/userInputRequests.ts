@@ -11,7 +11,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Turn } from "@app/protocol";
-import { UserInputQuestionSchema } from "@app/protocol";
+import { isTurnRunning, UserInputQuestionSchema } from "@app/protocol";
 import { z } from "zod";
 import type { Logger } from "../logger.ts";
 import type { UserInputQuestion } from "../providers/types.ts";
@@ -20,7 +20,6 @@ import { DomainError, threadNotFound } from "./errors.ts";
 import type { ThreadEventLog } from "./events.ts";
 import { storableQuestions } from "./providerText.ts";
 import type { TurnDeadlines } from "./turnDeadlines.ts";
-import { isUnfinished } from "./turnOutcome.ts";
 
 /** Result of answering a pending user-input request. */
 export interface UserInputAnswerResult {
@@ -82,7 +81,7 @@ export class UserInputRequests {
     const waiter = this.#waiters.get(requestId);
     // Without a waiter here, the turn must be running in another process that waits for it.
     const waitedElsewhere =
-      !waiter && store.shared && isUnfinished(await store.getTurn(record.request.turnId));
+      !waiter && store.shared && isTurnRunning(await store.getTurn(record.request.turnId));
     if (record.status !== "pending" || (!waiter && !waitedElsewhere)) {
       throw resolvedAlready(requestId);
     }

@@ -4,6 +4,7 @@
  * 120,000 characters) on every claim and renewal. A claim also leaves a row in turn_claims, so
  * the next start knows which turns had started (interrupted) and which are still queued.
  */
+import { isTurnRunning } from "@app/protocol";
 import type { QueueHead, SyncQueries } from "./chatStore.ts";
 import type { SqliteDatabase } from "./db.ts";
 
@@ -64,7 +65,7 @@ export function sqliteTurnQueue(
     renewLease(turnId: string, owner: string, leaseMs: number): boolean {
       const lease = leases.get(turnId);
       const turn = turns.getTurn(turnId);
-      if (!turn || (turn.status !== "running" && turn.status !== "waiting_for_input")) {
+      if (!isTurnRunning(turn)) {
         leases.delete(turnId);
         return false;
       }

@@ -11,6 +11,7 @@ import type { CitationHighlightClock } from "./citationHighlightClocks.ts";
 import { citationHighlightDuration, citationHighlightOpacity } from "./citationHighlightTiming.ts";
 import { createSourceHighlight, type SourceHighlight } from "./citationSourceHighlight.ts";
 import { chipRange, findCitingChip, isLiveChipRange, messageRow } from "./citingChipTarget.ts";
+import { CITATION_LATE_CHECKS_MS } from "./jumpPlacement.ts";
 import { NAVIGATION_WARNINGS } from "./navigationMachine.ts";
 import { resolveAssistantCitationRange } from "./resolveAssistantCitationRange.ts";
 
@@ -19,12 +20,6 @@ import { resolveAssistantCitationRange } from "./resolveAssistantCitationRange.t
  * means it could not be shown (never that it is gone: only the server says that).
  */
 const MOUNT_TIMEOUT_MS = 3000;
-
-/**
- * When the revealed text is checked again (ms after the first scroll): rows around the source
- * may still be measured (estimated heights becoming real ones) and push it out of view.
- */
-const FOLLOW_UP_DELAYS_MS = [700, 1300, 2000];
 
 /** What the controller may ask of the timeline (a part of TimelineHandle). */
 export type RevealTimeline = {
@@ -190,7 +185,7 @@ function scheduleLateChecks(
   const onReaderMove = () => {
     readerMoved = true;
   };
-  const timers = FOLLOW_UP_DELAYS_MS.map((delay) =>
+  const timers = CITATION_LATE_CHECKS_MS.map((delay) =>
     setTimeout(() => {
       const range = current.range;
       if (readerMoved || !range || !target.isLive(range)) return;
