@@ -30,7 +30,7 @@ const BATCH = 64;
  * Longer messages (the inline limit before issue 33) render on a second worker, each written in
  * a transaction of its own; a search does not wait for them.
  */
-const SEARCH_LONG_CHARS = 4_000;
+export const SEARCH_LONG_CHARS = 4_000;
 
 export class SearchIndexer {
   readonly #store: Pick<ChatStore, "queuedSearchTexts" | "transaction">;
