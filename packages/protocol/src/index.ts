@@ -27,6 +27,7 @@ export const ErrorCodeSchema = z.enum([
   "turn_not_running",
   "user_input_request_resolved",
   "payload_too_large",
+  "headers_too_large",
   "unsupported_media_type",
   "too_many_event_streams",
   "internal_error",

@@ -17,6 +17,7 @@ import type { ThreadEventLog } from "./events.ts";
 import { storableWriter } from "./providerText.ts";
 import type { StorageRetry } from "./storageRetry.ts";
 import { TurnDeadlines } from "./turnDeadlines.ts";
+import { guardTurn } from "./turnLease.ts";
 import {
   COMPLETED,
   deadlineStop,
@@ -44,7 +45,7 @@ export interface TurnRunnerOptions {
   logger: Logger;
   questions: UserInputRequests;
   /** The thread queues (leases, and the next turn once one ends). */
-  queue: () => Pick<TurnQueue, "holdLease" | "pump">;
+  queue: () => Pick<TurnQueue, "holdLease" | "pump" | "owner">;
   /** True once the service has closed: final writes still waiting are dropped. */
   closed: () => boolean;
 }
@@ -104,6 +105,8 @@ export class TurnRunner {
       maxReplyChars: o.maxReplyChars,
       onActivity: () => deadlines.touch(),
       onStop: stop,
+      guard: (w) => guardTurn(w, turnId, o.queue().owner),
+      onLeaseLost: () => endedElsewhere(),
     });
     let settle: () => void = () => {};
     const settled = new Promise<void>((resolve) => {
@@ -134,7 +137,9 @@ export class TurnRunner {
         signal: controller.signal,
         startMessage: (kind) => storableWriter(writer.startMessage(kind)),
         requestUserInput: (questions) =>
-          o.questions.request(threadId, turnId, questions, deadlines, controller.signal),
+          o.questions.request(threadId, turnId, questions, deadlines, controller.signal, (w) =>
+            guardTurn(w, turnId, o.queue().owner),
+          ),
       };
       deadlines.start();
       // Never wait on an adapter that ignores its signal: a stop settles the turn at once.
@@ -193,12 +198,14 @@ export class TurnRunner {
         `Turn ${turnId} of thread ${threadId} failed (${outcome.error?.code}): ${outcome.error?.message}`,
       );
     }
-    await writer?.settled();
+    await writer?.flushBeforeFinish();
     await o.retry.run(async () => {
       if (o.closed()) return;
-      await o.events.atomically((w) =>
-        recordOutcome(w, { threadId, turnId }, writer, outcome, o.now),
-      );
+      await o.events.atomically(async (w) => {
+        // Lost to another process (or ended there): that process records the turn.
+        if (!(await w.tx.holdsTurn(turnId, o.queue().owner))) return;
+        await recordOutcome(w, { threadId, turnId }, writer, outcome, o.now);
+      });
       writer?.markFinished();
       o.queue().pump(threadId);
     });

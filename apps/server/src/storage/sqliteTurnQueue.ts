@@ -15,6 +15,8 @@ export type SqliteTurnQueue = Pick<
   | "claimTurn"
   | "releaseTurn"
   | "renewLease"
+  | "holdsTurn"
+  | "lockTurn"
   | "threadsAwaitingTurns"
 >;
 
@@ -73,6 +75,17 @@ export function sqliteTurnQueue(
       lease.expiresAt = Date.now() + leaseMs;
       return true;
     },
+
+    /** True when `owner` holds a live lease on the unfinished turn. */
+    holdsTurn(turnId: string, owner: string): boolean {
+      const lease = leases.get(turnId);
+      if (lease?.owner !== owner || lease.expiresAt < Date.now()) return false;
+      const turn = turns.getTurn(turnId);
+      return isTurnRunning(turn);
+    },
+
+    /** Nothing to lock: SQLite's write transactions run one at a time. */
+    lockTurn(_turnId: string): void {},
 
     /** Threads with an unfinished turn that nobody holds a live lease on (queued or abandoned). */
     threadsAwaitingTurns(): string[] {
