@@ -9,6 +9,7 @@ import { serve } from "@hono/node-server";
 import { ConfigError, loadConfig, requireTokenOffLoopback, type ServerConfig } from "./config.ts";
 import { ThreadEventLog } from "./domain/events.ts";
 import { ProviderService } from "./domain/providerService.ts";
+import { ThreadLifecycle } from "./domain/threadLifecycle.ts";
 import { ThreadService } from "./domain/threadService.ts";
 import { WorkspaceFileIndex } from "./domain/workspaceFiles.ts";
 import { createApp } from "./http/app.ts";
@@ -35,6 +36,8 @@ export interface StartServerOptions extends Partial<ServerConfig> {
   openDatabase?: (file: string) => SqliteDatabase;
   /** How often final writes that hit a storage fault are retried (default 2,000 ms). */
   storageRetryMs?: number;
+  /** Undo window of a deleted thread (tests; default `UNDO_WINDOW_MS`, 10 s). */
+  undoWindowMs?: number;
   /** Text queued for one slow SSE client before it is dropped (default 4 MiB characters). */
   sseMaxQueuedChars?: number;
   /** Where log lines go (default: the console at LOG_LEVEL). */
@@ -83,9 +86,21 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   });
   await provider.ready();
   const threads = new ThreadService(store);
+  const lifecycle = new ThreadLifecycle({
+    store,
+    events,
+    turns: provider,
+    ...(options.undoWindowMs === undefined ? {} : { undoWindowMs: options.undoWindowMs }),
+    onPurgeError: (threadId, error) =>
+      logger.warn(
+        `Purging deleted thread ${threadId} failed (tried again later): ${error instanceof Error ? error.message : String(error)}`,
+      ),
+  });
+  lifecycle.start();
   const connections = new SseConnections();
   const app = createApp({
     threads,
+    lifecycle,
     provider,
     events,
     files: new WorkspaceFileIndex(config.workspaceDir),
@@ -111,6 +126,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       s.once("error", reject);
     });
   } catch (error) {
+    await lifecycle.close();
     await provider.close();
     await store.close();
     throw listenError(error, config);
@@ -132,6 +148,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       closing ??= (async () => {
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
         // Running turns are recorded first, then open streams send that outcome and close.
+        await lifecycle.close();
         await provider.close();
         await connections.endAll(SSE_SHUTDOWN_GRACE_MS);
         if ("closeAllConnections" in server) server.closeAllConnections();

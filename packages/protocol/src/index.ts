@@ -20,6 +20,7 @@ export const ErrorCodeSchema = z.enum([
   "bad_origin",
   "bad_host",
   "thread_not_found",
+  "thread_deleted",
   "message_not_found",
   "turn_not_found",
   "user_input_request_not_found",
@@ -183,8 +184,28 @@ export const UserInputRequestSchema = z.object({
 });
 export type UserInputRequest = z.infer<typeof UserInputRequestSchema>;
 
-/** `GET /api/threads` */
-export const ThreadListSchema = z.object({ threads: z.array(ThreadSchema) });
+/**
+ * `GET /api/threads?cursor=<c>&limit=<n>`: threads with at least one message, newest first
+ * (`updatedAt`, then id), deleted ones left out. `nextCursor` fetches the next (older) page;
+ * null on the last one. No cap on the total.
+ */
+export const ThreadListSchema = z.object({
+  threads: z.array(ThreadSchema),
+  nextCursor: z.string().nullable(),
+});
+export type ThreadList = z.infer<typeof ThreadListSchema>;
+/** `PATCH /api/threads/:threadId` body: the new title (1..200 characters after trimming). */
+export const RenameThreadBodySchema = z.object({ title: z.string().max(200) }).strict();
+export type RenameThreadBody = z.infer<typeof RenameThreadBodySchema>;
+/**
+ * `DELETE /api/threads/:threadId` and `POST /api/threads/:threadId/restore`: the thread and,
+ * while it is deleted, when the undo window ends (`POST .../restore` before then brings it back).
+ */
+export const ThreadDeletionSchema = z.object({
+  thread: ThreadSchema,
+  restorableUntil: z.string().nullable(),
+});
+export type ThreadDeletion = z.infer<typeof ThreadDeletionSchema>;
 /** `POST /api/threads` body (title optional; normally derived from the first prompt). */
 export const CreateThreadBodySchema = z.object({ title: z.string().max(200).optional() }).strict();
 
@@ -260,6 +281,43 @@ export const ThreadSearchResponseSchema = z.object({
   nextCursor: z.string().nullable(),
 });
 export type ThreadSearchResponse = z.infer<typeof ThreadSearchResponseSchema>;
+
+/**
+ * `GET /api/search?q=<text>&cursor=<c>&case=<0|1>&word=<0|1>`: matches in every thread, grouped
+ * by thread, newest thread first, messages in thread order within each. `ranges` are as in
+ * {@link ThreadSearchMatchSchema}; `snippet` is a short excerpt of the rendered text around the
+ * first range, `snippet.ranges` the matches inside it. `limited` is set when the query is too
+ * short for the index (1-2 characters) and only the newest `scannedMessages` messages from the
+ * cursor were read: `nextCursor` reads on.
+ */
+export const AllThreadsSearchMatchSchema = ThreadSearchMatchSchema.extend({
+  snippet: z.object({
+    text: z.string(),
+    /** Offset of `text` in the message's rendered text. */
+    start: z.number().int().nonnegative(),
+    ranges: z.array(SearchRangeSchema),
+  }),
+  /**
+   * The first range as a citation selector (`createAssistantCitationSelector` over the
+   * message's whole rendered text): what a result's **Cite** quotes. Null for the user's own
+   * messages, which cannot be cited.
+   */
+  quote: CitedRangeSchema.nullable(),
+});
+export type AllThreadsSearchMatch = z.infer<typeof AllThreadsSearchMatchSchema>;
+export const AllThreadsSearchGroupSchema = z.object({
+  thread: ThreadSchema,
+  matches: z.array(AllThreadsSearchMatchSchema).min(1),
+});
+export type AllThreadsSearchGroup = z.infer<typeof AllThreadsSearchGroupSchema>;
+export const AllThreadsSearchResponseSchema = z.object({
+  groups: z.array(AllThreadsSearchGroupSchema),
+  nextCursor: z.string().nullable(),
+  limited: z
+    .object({ reason: z.literal("short_query"), scannedMessages: z.number().int() })
+    .nullable(),
+});
+export type AllThreadsSearchResponse = z.infer<typeof AllThreadsSearchResponseSchema>;
 
 /** `POST /api/threads/:threadId/turns` */
 export const SendTurnBodySchema = z.object({ input: z.string() }).strict();

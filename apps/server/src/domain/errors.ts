@@ -24,6 +24,14 @@ export function threadNotFound(threadId: string): DomainError {
 }
 
 /**
+ * The thread was deleted: `purged` once it is gone for good, else it is still within its undo
+ * window (`POST .../restore`).
+ */
+export function threadDeleted(threadId: string, purged: boolean): DomainError {
+  return new DomainError("thread_deleted", `Thread "${threadId}" was deleted.`, { purged });
+}
+
+/**
  * How the domain reports a failed request: a {@link DomainError} as it is, a storage fault (disk
  * full, read-only, connection lost) as `storage_unavailable` (nothing was changed, and reads
  * keep working); null for anything else, which is a bug.

@@ -5,24 +5,58 @@
  */
 import { randomUUID } from "node:crypto";
 import type {
+  AllThreadsSearchResponse,
   CitedByPage,
   Message,
   MessagePage,
   Thread,
   ThreadDetail,
+  ThreadList,
   ThreadSearchResponse,
   Turn,
 } from "@app/protocol";
 import { isTurnFinished } from "@app/protocol";
-import type { ChatStore, MessageWindow } from "../storage/chatStore.ts";
+import type { ChatStore, MessageWindow, ThreadListCursor } from "../storage/chatStore.ts";
 import { NOT_CITED } from "../storage/citationIndex.ts";
-import { DomainError, threadNotFound } from "./errors.ts";
+import { type AllThreadsSearchRequest, searchAllThreads } from "./crossThreadSearch.ts";
+import { DomainError, threadDeleted, threadNotFound } from "./errors.ts";
 import { renderExportHeader, renderExportMessage } from "./exportMarkdown.ts";
 import { checkSearchQuery, searchThread, type ThreadSearchRequest } from "./threadSearch.ts";
 
 /** Page size when the client gives none, and the largest it may ask for. */
 export const DEFAULT_PAGE_LIMIT = 50;
 export const MAX_PAGE_LIMIT = 200;
+/** Threads per list page when the client gives none, and the most it may ask for. */
+export const DEFAULT_THREAD_PAGE = 50;
+export const MAX_THREAD_PAGE = 200;
+
+/** Thread list cursors are opaque: base64url of `[updatedAt, id]`. */
+export function formatThreadCursor(cursor: ThreadListCursor): string {
+  return Buffer.from(JSON.stringify([cursor.updatedAt, cursor.id])).toString("base64url");
+}
+
+function parseThreadCursor(raw: string): ThreadListCursor {
+  const invalid = new DomainError(
+    "invalid_cursor",
+    `"${raw.slice(0, 40)}" is not a valid cursor. Use nextCursor from a previous page.`,
+  );
+  if (!/^[A-Za-z0-9_-]{1,800}$/.test(raw)) throw invalid;
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(raw, "base64url").toString("utf8"));
+  } catch {
+    throw invalid;
+  }
+  if (
+    !Array.isArray(value) ||
+    value.length !== 2 ||
+    typeof value[0] !== "string" ||
+    typeof value[1] !== "string"
+  ) {
+    throw invalid;
+  }
+  return { updatedAt: value[0], id: value[1] };
+}
 
 /** One of the three ways to ask for messages (none set: the newest page). */
 export interface MessagePageQuery {
@@ -57,20 +91,53 @@ export class ThreadService {
     );
   }
 
-  listThreads(): Promise<Thread[]> {
-    return this.#repo.listThreads();
+  /**
+   * A page of listed threads, newest first, after `cursor` (none: the newest page). Throws
+   * `invalid_cursor` (400) for a cursor no page gave.
+   */
+  async listThreads(query: {
+    cursor?: string | undefined;
+    limit?: number | undefined;
+  }): Promise<ThreadList> {
+    const limit = Math.min(query.limit ?? DEFAULT_THREAD_PAGE, MAX_THREAD_PAGE);
+    const after = query.cursor === undefined ? null : parseThreadCursor(query.cursor);
+    // One more than asked tells whether another page exists.
+    const threads = await this.#repo.listThreads({ after, limit: limit + 1 });
+    const page = threads.slice(0, limit);
+    const last = page.at(-1);
+    return {
+      threads: page,
+      nextCursor:
+        threads.length > limit && last
+          ? formatThreadCursor({ updatedAt: last.updatedAt, id: last.id })
+          : null,
+    };
   }
 
-  /** Throws `thread_not_found` for an unknown id. */
+  /** Search all threads (`crossThreadSearch.ts`). */
+  searchAllThreads(request: AllThreadsSearchRequest): Promise<AllThreadsSearchResponse> {
+    return searchAllThreads(this.#repo, request);
+  }
+
+  /** Throws `thread_not_found` for an unknown id, `thread_deleted` for a deleted one. */
   async requireThread(threadId: string): Promise<Thread> {
     const record = await this.#repo.getThread(threadId);
-    if (!record) throw threadNotFound(threadId);
+    if (!record) throw await this.#missing(threadId);
+    if (record.deletedAt !== null) throw threadDeleted(threadId, false);
     return record.thread;
+  }
+
+  /** `thread_deleted` for a purged thread's id, else `thread_not_found`. */
+  async #missing(threadId: string): Promise<DomainError> {
+    return (await this.#repo.threadWasPurged(threadId))
+      ? threadDeleted(threadId, true)
+      : threadNotFound(threadId);
   }
 
   async getThreadDetail(threadId: string): Promise<ThreadDetail> {
     const detail = await this.#repo.threadDetail(threadId);
-    if (!detail) throw threadNotFound(threadId);
+    if (!detail) throw await this.#missing(threadId);
+    if (detail.record.deletedAt !== null) throw threadDeleted(threadId, false);
     return {
       thread: detail.record.thread,
       activeTurn: detail.activeTurn,

@@ -7,6 +7,7 @@ import { PROVIDER_INPUT_MAX_CHARS } from "@app/citations";
 import {
   CreateThreadBodySchema,
   type Environment,
+  RenameThreadBodySchema,
   SendTurnBodySchema,
   UserInputAnswerBodySchema,
 } from "@app/protocol";
@@ -16,12 +17,15 @@ import { z } from "zod";
 
 /** `POST .../cancel` takes an empty JSON object (the body only proves a JSON request). */
 const CancelTurnBodySchema = z.object({}).strict();
+/** `DELETE /api/threads/:threadId` and `POST .../restore` take an empty JSON object (or none). */
+const EmptyBodySchema = z.object({}).strict();
 
 import { asDomainError, DomainError } from "../domain/errors.ts";
 import type { ThreadEventLog } from "../domain/events.ts";
 import type { ProviderService } from "../domain/providerService.ts";
+import type { ThreadLifecycle } from "../domain/threadLifecycle.ts";
 import { MAX_SEARCH_LIMIT } from "../domain/threadSearch.ts";
-import { MAX_PAGE_LIMIT, type ThreadService } from "../domain/threadService.ts";
+import { MAX_PAGE_LIMIT, MAX_THREAD_PAGE, type ThreadService } from "../domain/threadService.ts";
 import type { WorkspaceFileIndex } from "../domain/workspaceFiles.ts";
 import { type Logger, silentLogger } from "../logger.ts";
 import { authMiddleware } from "./auth.ts";
@@ -45,6 +49,8 @@ const DEFAULT_FILE_RESULTS = 20;
 /** What the routes need; built by `startServer`. */
 export interface AppDependencies {
   threads: ThreadService;
+  /** Rename, delete, restore (issue 31). */
+  lifecycle: ThreadLifecycle;
   provider: ProviderService;
   events: ThreadEventLog;
   files: WorkspaceFileIndex;
@@ -82,8 +88,8 @@ export function createApp(deps: AppDependencies): Hono {
   app.use("*", closeAfterUnreadBody());
   app.use("*", hostGuard(deps.hosts));
   app.use("*", authMiddleware(deps.authToken));
-  // Every state-changing route is a POST (other methods have no route and answer 404).
-  app.post("/api/*", writeGuard());
+  // Every state-changing route is a POST, PATCH or DELETE (other methods answer 404).
+  app.on(["POST", "PATCH", "DELETE", "PUT"], "/api/*", writeGuard());
   app.use(
     "/api/*",
     bodyLimit({
@@ -112,7 +118,43 @@ export function createApp(deps: AppDependencies): Hono {
     return c.json(body);
   });
 
-  app.get("/api/threads", async (c) => c.json({ threads: await deps.threads.listThreads() }));
+  app.get("/api/threads", async (c) =>
+    c.json(
+      await deps.threads.listThreads({
+        cursor: c.req.query("cursor"),
+        limit: parseLimit(c.req.query("limit"), MAX_THREAD_PAGE),
+      }),
+    ),
+  );
+
+  app.patch("/api/threads/:threadId", async (c) => {
+    const threadId = idParam(c, "threadId");
+    const body = await readJsonBody(c, RenameThreadBodySchema);
+    return c.json({ thread: await deps.lifecycle.rename(threadId, body.title) });
+  });
+
+  app.delete("/api/threads/:threadId", async (c) => {
+    const threadId = idParam(c, "threadId");
+    await readJsonBody(c, EmptyBodySchema, { allowEmpty: true });
+    return c.json(await deps.lifecycle.delete(threadId));
+  });
+
+  app.post("/api/threads/:threadId/restore", async (c) => {
+    const threadId = idParam(c, "threadId");
+    await readJsonBody(c, EmptyBodySchema, { allowEmpty: true });
+    return c.json(await deps.lifecycle.restore(threadId));
+  });
+
+  app.get("/api/search", async (c) =>
+    c.json(
+      await deps.threads.searchAllThreads({
+        query: rawSearchQuery(c.req.url) ?? "",
+        caseSensitive: searchSwitch("case", c.req.query("case")),
+        wholeWord: searchSwitch("word", c.req.query("word")),
+        cursor: c.req.query("cursor"),
+      }),
+    ),
+  );
 
   app.post("/api/threads", async (c) => {
     const body = await readJsonBody(c, CreateThreadBodySchema, { allowEmpty: true });

@@ -14,6 +14,7 @@ const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   bad_origin: 403,
   bad_host: 403,
   thread_not_found: 404,
+  thread_deleted: 410,
   message_not_found: 404,
   turn_not_found: 404,
   user_input_request_not_found: 404,

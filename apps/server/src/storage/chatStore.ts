@@ -21,7 +21,13 @@ import type {
 } from "@app/protocol";
 
 import type { CitationIndexEntry, CitingRecord } from "./citationIndex.ts";
-import type { QueuedSearchText, SearchCandidate, SearchCandidateQuery } from "./searchText.ts";
+import type {
+  CrossThreadCandidateQuery,
+  CrossThreadCandidates,
+  QueuedSearchText,
+  SearchCandidate,
+  SearchCandidateQuery,
+} from "./searchText.ts";
 
 export { DEFAULT_THREAD_TITLE } from "../titles.ts";
 
@@ -30,6 +36,20 @@ export interface ThreadRecord {
   thread: Thread;
   titleSource: "default" | "custom" | "prompt";
   lastEventId: number;
+  /** When it was deleted, while it can still be restored (null: not deleted). */
+  deletedAt: string | null;
+}
+
+/** Where a page of the thread list ends: the last thread's `updatedAt` and id. */
+export interface ThreadListCursor {
+  updatedAt: string;
+  id: string;
+}
+
+/** What purging a deleted thread changed elsewhere: backlinks of the messages it cited. */
+export interface PurgedThread {
+  /** Messages of other threads the purged thread cited, with their backlinks now. */
+  citedMessages: { threadId: string; messageId: string; citedBy: CitedBy }[];
 }
 
 /** What `GET /api/threads/:threadId` shows, read in one snapshot. */
@@ -89,7 +109,28 @@ export interface ChatQueries {
   // Threads
   createThread(input: { id: string; title: string | null; now: string }): Promise<Thread>;
   getThread(id: string): Promise<ThreadRecord | null>;
-  listThreads(limit?: number): Promise<Thread[]>;
+  /**
+   * Up to `limit` listed threads (at least one message, not deleted) after `after`, newest
+   * first (`updatedAt` descending, then id).
+   */
+  listThreads(input: { after: ThreadListCursor | null; limit: number }): Promise<Thread[]>;
+  /**
+   * Gives the thread a title of the user's (`titleSource` becomes `custom`, so the titler never
+   * replaces it); its place in the list (`updatedAt`) is kept. Null when there is no such thread.
+   */
+  renameThread(input: { id: string; title: string }): Promise<Thread | null>;
+  /** Marks the thread deleted at `deletedAt` (null: restored). Null when there is no such thread. */
+  setThreadDeleted(input: { id: string; deletedAt: string | null }): Promise<ThreadRecord | null>;
+  /** Up to `limit` ids of threads deleted at or before `cutoff`, oldest deletion first. */
+  threadsDeletedBefore(cutoff: string, limit: number): Promise<string[]>;
+  /**
+   * Removes a deleted thread for good (inside a transaction): the thread, its turns, messages,
+   * events, questions, search rows and citation index rows; the backlinks of the messages it
+   * cited are summed again, and its id is remembered as deleted. Null when it is not deleted.
+   */
+  purgeThread(id: string): Promise<PurgedThread | null>;
+  /** True when a thread with this id was deleted and purged. */
+  threadWasPurged(id: string): Promise<boolean>;
   setThreadTitle(input: {
     id: string;
     title: string;
@@ -198,6 +239,13 @@ export interface ChatQueries {
    */
   searchCandidates(input: SearchCandidateQuery): Promise<SearchCandidate[]>;
   /**
+   * Search all threads (issue 31): candidates from every listed thread, newest thread first,
+   * in thread order within each, after `after`. A query of three or more characters goes
+   * through the trigram index (up to `limit` candidates that may match); a shorter one reads
+   * the next `limit` messages in that order, whatever they hold (the caller checks each).
+   */
+  searchAllCandidates(input: CrossThreadCandidateQuery): Promise<CrossThreadCandidates>;
+  /**
    * Up to `limit` finished messages too long to index in their own transaction, queued for the
    * background indexer (`searchIndexer.ts`); not searchable until {@link writeSearchText}.
    * `only`: just those of these messages that are queued.
@@ -271,6 +319,11 @@ export const CHAT_QUERY_METHODS = [
   "getThread",
   "listThreads",
   "setThreadTitle",
+  "renameThread",
+  "setThreadDeleted",
+  "threadsDeletedBefore",
+  "purgeThread",
+  "threadWasPurged",
   "hasTurns",
   "insertTurnWithPrompt",
   "getTurn",
@@ -296,6 +349,7 @@ export const CHAT_QUERY_METHODS = [
   "citedByOf",
   "citingMessagesOf",
   "searchCandidates",
+  "searchAllCandidates",
   "queuedSearchTexts",
   "writeSearchText",
   "insertUserInputRequest",

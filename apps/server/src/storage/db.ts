@@ -9,6 +9,7 @@ import Database from "better-sqlite3";
 import { CITATION_LINK_MARKER, citationEntriesOf } from "./citationIndex.ts";
 import { CITATION_INDEX_TABLES, sqliteCitationWriter } from "./sqliteCitations.ts";
 import { backfillSqliteSearch, SEARCH_INDEX_TABLES, SEARCH_QUEUE_TABLE } from "./sqliteSearch.ts";
+import { THREAD_LIFECYCLE_SCHEMA } from "./sqliteThreadLifecycle.ts";
 
 export type SqliteDatabase = Database.Database;
 
@@ -177,6 +178,9 @@ const MIGRATIONS: readonly (string | ((db: SqliteDatabase) => void))[] = [
   // 7: the queue of long messages the background indexer renders off the event loop
   // (`searchIndexer.ts`): their text is written right after the transaction that finished them.
   SEARCH_QUEUE_TABLE,
+  // Issue 31: threads deleted with an undo window (`deleted_at`), the ids of purged ones, and
+  // the thread list's own index (listed threads only, newest first).
+  THREAD_LIFECYCLE_SCHEMA,
 ];
 
 type PromptRow = {

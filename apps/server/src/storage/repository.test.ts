@@ -139,7 +139,8 @@ describe("ChatRepository history (property-based)", () => {
 
 describe("thread list", () => {
   it("lists a thread only from its first message, so an opened, never-sent thread stays out", async () => {
-    const listed = async () => (await repo.listThreads()).map((thread) => thread.id);
+    const listed = async () =>
+      (await repo.listThreads({ after: null, limit: 500 })).map((thread) => thread.id);
     const seeded = SIZES.map((size) => threadOfSize.get(size)!);
     expect((await listed()).filter((id) => seeded.includes(id)).sort()).toEqual(
       SIZES.filter((size) => size > 0)

@@ -15,9 +15,11 @@ import { randomUUID } from "node:crypto";
 import type { SyncQueries, ThreadDetailRecord } from "./chatStore.ts";
 import type { SqliteDatabase } from "./db.ts";
 import { sqliteCitationQueries } from "./sqliteCitationQueries.ts";
+import { sqliteCrossThreadSearch } from "./sqliteCrossThreadSearch.ts";
 import { sqliteEventQueries } from "./sqliteEvents.ts";
 import { sqliteMessageQueries } from "./sqliteMessages.ts";
 import { sqliteSearchQueries, sqliteSearchQueue } from "./sqliteSearch.ts";
+import { sqliteThreadLifecycleQueries } from "./sqliteThreadLifecycle.ts";
 import { sqliteThreadQueries } from "./sqliteThreads.ts";
 import { sqliteTurnQueue } from "./sqliteTurnQueue.ts";
 import { sqliteTurnQueries } from "./sqliteTurns.ts";
@@ -58,7 +60,9 @@ export function createChatRepository(db: SqliteDatabase): ChatRepository {
     ...sqliteTurnQueue(db, turns),
     ...events,
     ...sqliteCitationQueries(db, environmentId),
+    ...sqliteThreadLifecycleQueries(db, environmentId),
     ...sqliteSearchQueries(db),
+    ...sqliteCrossThreadSearch(db),
     ...sqliteSearchQueue(db),
 
     /**

@@ -16,6 +16,8 @@ export type ThreadRow = {
   message_count: number;
   last_seq: number;
   last_event_id: number;
+  /** Set while the thread is deleted and within its undo window (issue 31). */
+  deleted_at: string | null;
 };
 export type TurnRow = {
   id: string;
@@ -50,7 +52,7 @@ export type UserInputRow = {
 };
 
 export const THREAD_COLUMNS =
-  "id, title, title_source, branch_name, created_at, updated_at, message_count, last_seq, last_event_id";
+  "id, title, title_source, branch_name, created_at, updated_at, message_count, last_seq, last_event_id, deleted_at";
 export const TURN_COLUMNS =
   "id, thread_id, prompt_seq, status, error_code, error_message, created_at, completed_at";
 export const MESSAGE_COLUMNS = "id, thread_id, turn_id, seq, role, kind, text, status, created_at";
@@ -69,6 +71,7 @@ export function toThreadRecord(row: ThreadRow, environmentId: string): ThreadRec
     },
     titleSource: row.title_source,
     lastEventId: row.last_event_id,
+    deletedAt: row.deleted_at,
   };
 }
 

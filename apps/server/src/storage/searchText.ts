@@ -44,6 +44,38 @@ export interface SearchCandidateQuery {
   limit: number;
 }
 
+/** A position in the order of cross-thread search: thread (newest first), then message key. */
+export interface CrossThreadCursor {
+  threadUpdatedAt: string;
+  threadId: string;
+  key: number;
+}
+
+/** A cross-thread candidate: a message that may contain the query, with its thread's place. */
+export interface CrossThreadCandidate extends SearchCandidate, CrossThreadCursor {}
+
+/** What a store searches all threads for (see `ChatQueries.searchAllCandidates`). */
+export interface CrossThreadCandidateQuery {
+  query: string;
+  caseSensitive: boolean;
+  /** Only candidates after this position (null: from the newest thread). */
+  after: CrossThreadCursor | null;
+  limit: number;
+}
+
+/**
+ * Candidates, and where the store stopped reading: the last row read (a short query reads rows
+ * that are not candidates too) and whether nothing is left after it.
+ */
+export interface CrossThreadCandidates {
+  candidates: CrossThreadCandidate[];
+  last: CrossThreadCursor | null;
+  exhausted: boolean;
+}
+
+/** Sorts after every ISO timestamp: a cursor before the newest thread. */
+export const NEWEST_THREAD_BOUND = "\uffff";
+
 /**
  * The rendered text indexed for a message (stored Markdown, complete). Markdown nested deeper
  * than the parser's call stack (thousands of `>`) cannot be rendered at all: such a message is

@@ -8,7 +8,7 @@ import { translateStorageError } from "./storageErrors.ts";
 
 export type SqliteThreadQueries = Pick<
   SyncQueries,
-  "createThread" | "getThread" | "listThreads" | "setThreadTitle" | "lastSeq"
+  "createThread" | "getThread" | "setThreadTitle" | "lastSeq"
 > & {
   /** Takes the thread's next message seq (and counts the message). */
   nextSeq(threadId: string, now: string): number;
@@ -24,10 +24,6 @@ export function sqliteThreadQueries(
       `INSERT INTO threads (id, title, title_source, created_at, updated_at) VALUES (?, ?, ?, ?, ?)`,
     ),
     getThread: s(`SELECT ${THREAD_COLUMNS} FROM threads WHERE id = ?`),
-    // A thread exists for the list from its first message: an opened, never-sent one is a draft.
-    listThreads: s(
-      `SELECT ${THREAD_COLUMNS} FROM threads WHERE message_count > 0 ORDER BY updated_at DESC, id LIMIT ?`,
-    ),
     setThreadTitle: s(
       "UPDATE threads SET title = ?, title_source = ?, branch_name = ?, updated_at = ? WHERE id = ?",
     ),
@@ -61,13 +57,6 @@ export function sqliteThreadQueries(
     },
 
     getThread,
-
-    /** Threads with at least one message (an opened, never-sent thread is not listed). */
-    listThreads(limit = 500): Thread[] {
-      return (stmt.listThreads.all(limit) as ThreadRow[]).map(
-        (row) => toThreadRecord(row, environmentId).thread,
-      );
-    },
 
     setThreadTitle(input: {
       id: string;

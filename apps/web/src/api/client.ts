@@ -4,6 +4,8 @@
  * This module never imports server code.
  */
 import {
+  type AllThreadsSearchResponse,
+  AllThreadsSearchResponseSchema,
   type CancelTurnResponse,
   CancelTurnResponseSchema,
   type CitedByPage,
@@ -16,8 +18,11 @@ import {
   type SendTurnResponse,
   SendTurnResponseSchema,
   type Thread,
+  type ThreadDeletion,
+  ThreadDeletionSchema,
   type ThreadDetail,
   ThreadDetailSchema,
+  type ThreadList,
   ThreadListSchema,
   ThreadSchema,
   type ThreadSearchResponse,
@@ -142,10 +147,53 @@ function query(params: Record<string, string | number | undefined>): string {
 
 const seg = encodeURIComponent;
 
-/** `GET /api/threads` (most recently updated first, as the server orders them). */
-export async function listThreads(signal?: AbortSignal): Promise<Thread[]> {
-  const list = await request(ThreadListSchema, "/threads", signal ? { signal } : undefined);
-  return list.threads;
+/** `GET /api/threads?cursor=&limit=`: one page, most recently updated first. */
+export function listThreads(
+  options: { cursor?: string | undefined; limit?: number } = {},
+  signal?: AbortSignal,
+): Promise<ThreadList> {
+  const q = query({ cursor: options.cursor, limit: options.limit });
+  return request(ThreadListSchema, `/threads${q}`, signal ? { signal } : undefined);
+}
+
+/** `PATCH /api/threads/:threadId` `{ title }`: Rename thread. */
+export async function renameThread(threadId: string, title: string): Promise<Thread> {
+  const body = await request(
+    ThreadDeletionSchema.pick({ thread: true }),
+    `/threads/${seg(threadId)}`,
+    { method: "PATCH", body: { title } },
+  );
+  return body.thread;
+}
+
+/** `DELETE /api/threads/:threadId`: Delete thread (restorable for a while). */
+export function deleteThread(threadId: string): Promise<ThreadDeletion> {
+  return request(ThreadDeletionSchema, `/threads/${seg(threadId)}`, {
+    method: "DELETE",
+    body: {},
+  });
+}
+
+/** `POST /api/threads/:threadId/restore`: Undo a delete. */
+export function restoreThread(threadId: string): Promise<ThreadDeletion> {
+  return request(ThreadDeletionSchema, `/threads/${seg(threadId)}/restore`, {
+    method: "POST",
+    body: {},
+  });
+}
+
+/** `GET /api/search?q=&cursor=`: Search all threads. */
+export function searchAllThreads(
+  options: { q: string; cursor?: string | undefined },
+  signal?: AbortSignal,
+): Promise<AllThreadsSearchResponse> {
+  const q = query({ q: options.q, cursor: options.cursor });
+  return request(AllThreadsSearchResponseSchema, `/search${q}`, signal ? { signal } : undefined);
+}
+
+/** Where the thread's Markdown export downloads from. */
+export function threadExportUrl(threadId: string): string {
+  return `${API_BASE}/threads/${seg(threadId)}/export.md`;
 }
 
 /** `POST /api/threads` */

@@ -75,7 +75,9 @@ beforeEach(() => {
       requests.push(`${init?.method ?? "GET"} ${url}`);
       if (url === "/api/threads" && init?.method === "POST")
         return json(200, thread("t2", "New thread"));
-      if (url === "/api/threads") return json(200, { threads: [thread("t1", "Parsing talk")] });
+      if (url === "/api/threads" || url.startsWith("/api/threads?")) {
+        return json(200, { threads: [thread("t1", "Parsing talk")], nextCursor: null });
+      }
       if (url === "/api/threads/t1") {
         if (detailFailures-- > 0)
           return json(500, { error: { code: "internal", message: "Database is busy" } });

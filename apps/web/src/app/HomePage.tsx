@@ -2,6 +2,7 @@ import type { Thread } from "@app/protocol";
 import { useNavigate } from "@tanstack/react-router";
 import { lazy, memo, Suspense, useCallback, useEffect, useRef } from "react";
 import { createThread, sendTurn } from "../api/client.ts";
+import { registerActiveComposer } from "../composer/activeComposer.ts";
 import type { ComposerHandle } from "../composer/Composer.tsx";
 import { ComposerPlaceholder } from "../thread/ThreadComposer.tsx";
 import { onNewThreadRequest, takeNewThreadRequest } from "../threads/newThreadRequest.ts";
@@ -43,6 +44,7 @@ export function HomePage() {
     [focusIfRequested],
   );
   useEffect(() => onNewThreadRequest(focusIfRequested), [focusIfRequested]);
+  useEffect(() => registerActiveComposer(() => composerRef.current), []);
 
   const onSend = useCallback(
     async (prompt: string) => {

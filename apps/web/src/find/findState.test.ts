@@ -279,3 +279,30 @@ describe("findReducer", () => {
     );
   });
 });
+
+describe("seed (opened at a match by search all threads)", () => {
+  it("makes the match current at once and keeps it current once every page is in", () => {
+    const seeded = { messageId: "m2", role: "assistant" as const, start: 4, end: 7, occurrence: 0 };
+    let state = findReducer(createFindState(), {
+      type: "seed",
+      query: "fox",
+      options: { matchCase: false, wholeWords: false },
+      match: seeded,
+    });
+    expect(currentMatch(state)).toEqual(seeded);
+    const wanted = pageToFetch(state);
+    expect(wanted).toEqual({ searchId: state.searchId });
+    state = findReducer(state, {
+      type: "page",
+      searchId: state.searchId,
+      matches: [
+        { messageId: "m1", role: "user", ranges: [[0, 3]] },
+        { messageId: "m2", role: "assistant", ranges: [[4, 7]] },
+      ],
+      nextCursor: null,
+    });
+    expect(state.matches).toHaveLength(2);
+    expect(currentMatch(state)?.messageId).toBe("m2");
+    expect(countText(state)).toBe("2 of 2");
+  });
+});

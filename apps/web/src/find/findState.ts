@@ -72,7 +72,12 @@ export type FindAction =
   /** Makes the match at `index` current (a click on a highlighted match). */
   | { type: "select"; index: number }
   /** The bar closed: forget the matches, keep the query and options for the next opening. */
-  | { type: "close" };
+  | { type: "close" }
+  /**
+   * Opened at a known match (a result of search all threads): it is current at once, and every
+   * page of the query is fetched behind it (kept current once they are in).
+   */
+  | { type: "seed"; query: string; options: FindOptions; match: FindMatch };
 
 /** The state of a closed bar. */
 export function createFindState(options: FindOptions = DEFAULT_FIND_OPTIONS): FindState {
@@ -228,6 +233,14 @@ export function findReducer(state: FindState, action: FindAction): FindState {
       return action.index >= 0 && action.index < state.matches.length
         ? { ...state, current: action.index, pendingStep: null }
         : state;
+    case "seed":
+      return {
+        ...startSearch(state, action.query, action.options),
+        phase: "ready",
+        matches: [action.match],
+        current: 0,
+        staged: { matches: [], nextCursor: null, received: false },
+      };
     case "close":
       return {
         ...createFindState(state.options),

@@ -22,6 +22,7 @@ import type { CiteRange } from "../citations/useAssistantSelectionToolbar.tsx";
 import type { TimelineHandle } from "../timeline/Timeline.tsx";
 import { clearFindHighlights, describeMatchRow } from "./findHighlights.ts";
 import { type FindJumpOutcome, jumpToMatch } from "./findJump.ts";
+import { onFindRequest, takeFindRequest } from "./findRequest.ts";
 import {
   countText,
   createFindState,
@@ -177,6 +178,25 @@ export function useThreadFind(options: UseThreadFindOptions): ThreadFind {
       inputRef.current?.select();
     });
   }, []);
+
+  // Opened at a match from search all threads: now if this thread is open, else on mount.
+  useEffect(() => {
+    const take = () => {
+      const request = takeFindRequest(threadId);
+      if (request === null) return;
+      setInput(request.query);
+      dispatch({
+        type: "seed",
+        query: request.query,
+        options: request.options,
+        match: request.match,
+      });
+      setSteps((n) => n + 1);
+      openBar();
+    };
+    take();
+    return onFindRequest(take);
+  }, [threadId, openBar]);
 
   const close = useCallback(() => {
     const current = matchRef.current;

@@ -5,6 +5,7 @@
 import type { Thread } from "@app/protocol";
 import { Link } from "@tanstack/react-router";
 import { useEffect } from "react";
+import { threadExportUrl } from "../api/client.ts";
 
 /** Props of {@link ThreadHeader}. */
 export type ThreadHeaderProps = {
@@ -36,6 +37,15 @@ export function ThreadHeader({ title, thread, environmentId, reconnecting }: Thr
           <span className="thread-header__branch" title="Branch name">
             {thread.branchName}
           </span>
+        ) : null}
+        {thread !== null ? (
+          <a
+            className="button thread-header__export"
+            href={threadExportUrl(thread.id)}
+            download="export.md"
+          >
+            Export as Markdown
+          </a>
         ) : null}
       </header>
 

@@ -1,4 +1,4 @@
-import { useCallback, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import {
   AssistantCitationSource,
   AssistantCitationWarning,
@@ -12,6 +12,7 @@ import {
 } from "../citations/useAssistantSelectionToolbar.tsx";
 import { useCitationActivation } from "../citations/useCitationActivation.ts";
 import { useCitationReturn } from "../citations/useCitationReturn.ts";
+import { registerActiveComposer } from "../composer/activeComposer.ts";
 import type { ComposerHandle } from "../composer/Composer.tsx";
 import { StopTurnButton } from "../composer/StopTurnButton.tsx";
 import { ThreadFindBar } from "../find/ThreadFindBar.tsx";
@@ -44,6 +45,7 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
   const { composerReady, onTimelineLoad } = useComposerReady(load.status, state.order.length);
 
   const onCite = useCiteIntoComposer(composerRef);
+  useEffect(() => registerActiveComposer(() => composerRef.current), []);
   const here = useMemo(() => ({ environmentId, threadId }), [environmentId, threadId]);
   const { navigateToCitation, chipNotice, dismissChipNotice } = useChipNavigation(here);
   const citeRangeRef = useRef<CiteRange>(null);
@@ -210,7 +212,19 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
       <CitationHereContext.Provider value={here}>
         <AssistantCitationNavigationContext.Provider value={navigateToCitation}>
           <div className="thread-view__body" ref={surfaceRef}>
-            {load.status === "error" ? (
+            {load.status === "error" && load.error.code === "thread_deleted" ? (
+              <div className="thread-view__center">
+                <div className="notice notice--warning" role="status">
+                  {activation !== null ? "The source was deleted." : "This thread was deleted."}
+                </div>
+                {activation !== null ? (
+                  <blockquote className="thread-view__deleted-quote">
+                    <p>{activation.citation.text}</p>
+                    {activation.citation.comment ? <p>{activation.citation.comment}</p> : null}
+                  </blockquote>
+                ) : null}
+              </div>
+            ) : load.status === "error" ? (
               <div className="thread-view__center">
                 <div className="notice notice--error" role="alert">
                   {load.error.status === 404

@@ -1,19 +1,42 @@
 /**
- * The sidebar's thread list: one module-level store shared by every view, so a thread created
- * or renamed in one place shows up everywhere without refetching.
+ * The sidebar's thread list: one module-level store shared by every view, loaded a page at a
+ * time as the sidebar scrolls (`loadMoreThreads`). Every live change (a thread created or
+ * branched, renamed, updated, deleted or restored) goes through {@link changeThreadList}: it
+ * applies the change here and hands it to this app's other tabs (a `BroadcastChannel`), which
+ * apply it the same way. Changes made by other processes reach a tab through the open thread's
+ * events (`thread.updated`) and through a refetch of the first page when the tab regains focus.
  */
 import { isTurnFinished, type ServerEvent, type Thread } from "@app/protocol";
 import { useSyncExternalStore } from "react";
 import { type ApiError, listThreads } from "../api/client.ts";
+import {
+  appendThreadPage,
+  applyThreadListChange,
+  EMPTY_THREAD_LIST,
+  mergeFirstPage,
+  type ThreadListChange,
+  type ThreadListData,
+} from "./threadListState.ts";
+
+export type { ThreadListChange } from "./threadListState.ts";
+
+/** Threads asked for per page. */
+export const THREAD_PAGE_SIZE = 50;
 
 /** Snapshot of the thread list. */
-export type ThreadListState = {
-  threads: readonly Thread[];
+export type ThreadListState = ThreadListData & {
   status: "idle" | "loading" | "ready" | "error";
   error: ApiError | null;
+  /** A next page is being fetched. */
+  loadingMore: boolean;
 };
 
-let snapshot: ThreadListState = { threads: [], status: "idle", error: null };
+let snapshot: ThreadListState = {
+  ...EMPTY_THREAD_LIST,
+  status: "idle",
+  error: null,
+  loadingMore: false,
+};
 const listeners = new Set<() => void>();
 
 function set(next: ThreadListState): void {
@@ -21,25 +44,63 @@ function set(next: ThreadListState): void {
   for (const listener of listeners) listener();
 }
 
-function byRecency(a: Thread, b: Thread): number {
-  return b.updatedAt.localeCompare(a.updatedAt);
+const channel: BroadcastChannel | null =
+  typeof BroadcastChannel === "function" ? new BroadcastChannel("chat-thread-list") : null;
+channel?.addEventListener("message", (event: MessageEvent<ThreadListChange>) => {
+  set({ ...snapshot, ...applyThreadListChange(snapshot, event.data) });
+});
+
+/**
+ * The one way a live change reaches the list: applied here and in every other tab of this app.
+ * Issue 30's branch uses it as `changeThreadList({ type: "upsert", thread })`.
+ */
+export function changeThreadList(change: ThreadListChange): void {
+  set({ ...snapshot, ...applyThreadListChange(snapshot, change) });
+  channel?.postMessage(change);
 }
 
-/** Fetches the list (keeping the current one visible while it loads). */
+/** Inserts or replaces one thread at its place (a new or branched thread: the top). */
+export function upsertThreadInList(thread: Thread): void {
+  changeThreadList({ type: "upsert", thread });
+}
+
+/** Takes a thread out of the list (deleted). */
+export function removeThreadFromList(threadId: string): void {
+  changeThreadList({ type: "remove", threadId });
+}
+
+/** Fetches the first page again (keeping the loaded list visible and older pages kept). */
 export async function refreshThreadList(): Promise<void> {
   set({ ...snapshot, status: snapshot.status === "ready" ? "ready" : "loading", error: null });
   try {
-    const threads = await listThreads();
-    set({ threads: [...threads].sort(byRecency), status: "ready", error: null });
+    const page = await listThreads({ limit: THREAD_PAGE_SIZE });
+    set({ ...snapshot, ...mergeFirstPage(snapshot, page), status: "ready", error: null });
   } catch (error) {
     set({ ...snapshot, status: "error", error: error as ApiError });
   }
 }
 
-/** Inserts or replaces one thread (after creating it, or on `thread.updated`). */
-export function upsertThreadInList(thread: Thread): void {
-  const others = snapshot.threads.filter((t) => t.id !== thread.id);
-  set({ ...snapshot, threads: [thread, ...others].sort(byRecency) });
+let moreInFlight: Promise<void> | null = null;
+
+/** Fetches the next (older) page, once at a time; nothing when every page is in. */
+export function loadMoreThreads(): Promise<void> {
+  if (moreInFlight !== null || snapshot.nextCursor === null)
+    return moreInFlight ?? Promise.resolve();
+  const cursor = snapshot.nextCursor;
+  set({ ...snapshot, loadingMore: true });
+  moreInFlight = listThreads({ cursor, limit: THREAD_PAGE_SIZE })
+    .then((page) => {
+      if (snapshot.nextCursor !== cursor) return;
+      set({ ...snapshot, ...appendThreadPage(snapshot, page), loadingMore: false });
+    })
+    .catch((error: unknown) => {
+      set({ ...snapshot, loadingMore: false, status: "error", error: error as ApiError });
+    })
+    .finally(() => {
+      moreInFlight = null;
+      if (snapshot.loadingMore) set({ ...snapshot, loadingMore: false });
+    });
+  return moreInFlight;
 }
 
 /**

@@ -34,6 +34,14 @@ const TABLES: {
       ["message_count", "int4"],
       ["last_seq", "int8"],
       ["last_event_id", "int8"],
+      ["deleted_at", "text"],
+    ],
+  },
+  {
+    name: "purged_threads",
+    columns: [
+      ["id", "text"],
+      ["purged_at", "text"],
     ],
   },
   {

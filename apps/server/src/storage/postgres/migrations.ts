@@ -11,6 +11,7 @@ import type pg from "pg";
 import { CITATION_LINK_MARKER, citationEntriesOf } from "../citationIndex.ts";
 import { writeCitations } from "./pgCitations.ts";
 import { migrateSearchIndex, SEARCH_QUEUE_TABLE } from "./pgSearch.ts";
+import { PG_THREAD_LIFECYCLE_SCHEMA } from "./pgThreadLifecycle.ts";
 
 /** Advisory lock keys (first key: this app's namespace). */
 export const LOCK_NAMESPACE = 0x63686174; // "chat"
@@ -192,6 +193,9 @@ export const PG_MIGRATIONS: readonly (string | ((client: pg.ClientBase) => Promi
   // 4: the queue of long messages the background indexer renders off the event loop
   // (`searchIndexer.ts`): their row is written right after the transaction that finished them.
   SEARCH_QUEUE_TABLE,
+  // Issue 31, as SQLite's migration 8 (`pgThreadLifecycle.ts`): deleted threads and their undo
+  // window, the ids of purged ones, and the thread list's own index.
+  PG_THREAD_LIFECYCLE_SCHEMA,
 ];
 
 /** Latest PostgreSQL schema version this build knows. */

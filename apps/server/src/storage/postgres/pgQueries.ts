@@ -9,10 +9,12 @@
  */
 import type { ChatQueries } from "../chatStore.ts";
 import { pgCitationQueries } from "./pgCitationQueries.ts";
+import { pgCrossThreadSearch } from "./pgCrossThreadSearch.ts";
 import { pgEventQueries } from "./pgEvents.ts";
 import { pgMessageQueries } from "./pgMessages.ts";
 import { pgContext, type Run } from "./pgRun.ts";
 import { pgSearchQueries, pgSearchQueue } from "./pgSearch.ts";
+import { pgThreadLifecycleQueries } from "./pgThreadLifecycle.ts";
 import { pgThreadQueries } from "./pgThreads.ts";
 import { pgTurnQueue } from "./pgTurnQueue.ts";
 import { pgTurnQueries } from "./pgTurns.ts";
@@ -32,6 +34,8 @@ export function createPgQueries(run: Run, environmentId: () => string): ChatQuer
     ...pgEventQueries(ctx),
     ...pgCitationQueries(ctx),
     ...pgSearchQueries(ctx),
+    ...pgCrossThreadSearch(ctx),
+    ...pgThreadLifecycleQueries(ctx),
     ...pgSearchQueue(ctx),
   };
 }

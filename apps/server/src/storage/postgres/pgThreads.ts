@@ -7,7 +7,7 @@ import type { PgContext } from "./pgRun.ts";
 
 export type PgThreadQueries = Pick<
   ChatQueries,
-  "createThread" | "getThread" | "listThreads" | "setThreadTitle" | "lastSeq"
+  "createThread" | "getThread" | "setThreadTitle" | "lastSeq"
 > & {
   /** Takes the thread's next message seq (and counts the message). */
   nextSeq(threadId: string, now: string): Promise<number>;
@@ -37,17 +37,6 @@ export function pgThreadQueries(ctx: PgContext): PgThreadQueries {
         [id],
       );
       return row ? toThreadRecord(row, ctx.environmentId()) : null;
-    },
-
-    /** Threads with at least one message (an opened, never-sent thread is not listed). */
-    async listThreads(limit = 500): Promise<Thread[]> {
-      const rows = await ctx.rows<ThreadRow>(
-        "listThreads",
-        `SELECT ${THREAD_COLUMNS} FROM threads WHERE message_count > 0
-         ORDER BY updated_at DESC, id LIMIT $1`,
-        [limit],
-      );
-      return rows.map((row) => toThreadRecord(row, ctx.environmentId()).thread);
     },
 
     async setThreadTitle(input: {

@@ -1,0 +1,205 @@
+/**
+ * Issue 31 over real HTTP, on SQLite and (server-pg) PostgreSQL: the paged thread list, rename
+ * (and its `thread.updated` event), delete with undo and the purge after the window, a running
+ * turn stopped by a delete, search across all threads, and the refusals (bad input 4xx, the
+ * same browser-safety checks as every write).
+ */
+import type { AllThreadsSearchResponse, Thread, ThreadDeletion, ThreadList } from "@app/protocol";
+import {
+  AllThreadsSearchResponseSchema,
+  ThreadDeletionSchema,
+  ThreadListSchema,
+} from "@app/protocol";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  collectSse,
+  RecordingAdapter,
+  removeDir,
+  startTestServer,
+  type TestServer,
+  waitFor,
+} from "../testing/harness.ts";
+
+let server: TestServer;
+const adapter = new RecordingAdapter(async (ctx) => {
+  const writer = ctx.startMessage("answer");
+  if (ctx.input.includes("hang")) {
+    writer.append("partial ");
+    await new Promise((_, reject) => {
+      if (ctx.signal.aborted) reject(ctx.signal.reason);
+      ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason));
+    });
+  }
+  writer.append(`Answer to: ${ctx.input}`);
+});
+
+beforeAll(async () => {
+  server = await startTestServer({ adapter, undoWindowMs: 300 });
+});
+
+afterAll(async () => {
+  await server.close();
+  await removeDir(server.dataDir);
+});
+
+const json = (method: string, body: unknown, headers: Record<string, string> = {}) => ({
+  method,
+  headers: { "content-type": "application/json", ...headers },
+  body: JSON.stringify(body),
+});
+
+async function threadWith(input: string): Promise<Thread> {
+  const thread = (await (await server.post("/api/threads", {})).json()) as Thread;
+  const res = await server.post(`/api/threads/${thread.id}/turns`, { input });
+  expect(res.status).toBe(201);
+  if (!input.includes("hang")) await server.provider.whenIdle();
+  return thread;
+}
+
+describe("GET /api/threads", () => {
+  it("pages every thread by cursor, newest first, past the old cap", async () => {
+    const made: string[] = [];
+    for (let i = 0; i < 7; i++) made.push((await threadWith(`paging ${i}`)).id);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const query: string = cursor === null ? "" : `&cursor=${cursor}`;
+      const page: ThreadList = ThreadListSchema.parse(
+        await server.getJson(`/api/threads?limit=3${query}`),
+      );
+      expect(page.threads.length).toBeLessThanOrEqual(3);
+      seen.push(...page.threads.map((t) => t.id));
+      cursor = page.nextCursor;
+    } while (cursor !== null);
+    expect(seen.filter((id) => made.includes(id))).toEqual([...made].reverse());
+    expect(new Set(seen).size).toBe(seen.length);
+  });
+
+  it("refuses a cursor no page gave and a bad limit with 400", async () => {
+    expect((await server.request("/api/threads?cursor=%25%25")).status).toBe(400);
+    expect((await server.request("/api/threads?cursor=WzFd")).status).toBe(400);
+    expect((await server.request("/api/threads?limit=0")).status).toBe(400);
+  });
+});
+
+describe("PATCH /api/threads/:threadId", () => {
+  it("renames, tells watchers, and keeps the title through later turns", async () => {
+    const thread = await threadWith("first prompt names it");
+    const detail = await server.getJson<{ lastEventId: number }>(`/api/threads/${thread.id}`);
+    const events = collectSse(`${server.url}/api/threads/${thread.id}/events`, {
+      lastEventId: String(detail.lastEventId),
+      until: (list) => list.some((e) => e.data.includes('"thread.updated"')),
+    });
+    const res = await server.request(`/api/threads/${thread.id}`, json("PATCH", { title: "Mine" }));
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { thread: Thread }).thread.title).toBe("Mine");
+    const updated = (await events).find((e) => e.data.includes('"thread.updated"'))!;
+    expect(JSON.parse(updated.data).thread.title).toBe("Mine");
+    await server.post(`/api/threads/${thread.id}/turns`, { input: "another prompt" });
+    await server.provider.whenIdle();
+    expect(
+      (await server.getJson<{ thread: Thread }>(`/api/threads/${thread.id}`)).thread.title,
+    ).toBe("Mine");
+  });
+
+  it("refuses an empty or long title, another shape, a foreign origin and a non-JSON body", async () => {
+    const thread = await threadWith("to be misnamed");
+    const path = `/api/threads/${thread.id}`;
+    expect((await server.request(path, json("PATCH", { title: "  " }))).status).toBe(400);
+    expect((await server.request(path, json("PATCH", { title: "x".repeat(201) }))).status).toBe(
+      400,
+    );
+    expect((await server.request(path, json("PATCH", { name: "x" }))).status).toBe(400);
+    expect((await server.request(path, json("PATCH", { title: "a\ud800" }))).status).toBe(400);
+    const foreign = await server.request(
+      path,
+      json("PATCH", { title: "x" }, { origin: "https://evil.example" }),
+    );
+    expect(foreign.status).toBe(403);
+    const plain = await server.request(path, {
+      method: "PATCH",
+      headers: { "content-type": "text/plain" },
+      body: '{"title":"x"}',
+    });
+    expect(plain.status).toBe(415);
+    expect((await server.request("/api/threads/nope", json("PATCH", { title: "x" }))).status).toBe(
+      404,
+    );
+  });
+});
+
+describe("DELETE /api/threads/:threadId and restore", () => {
+  it("hides the thread at once, restores it whole, and purges it after the window", async () => {
+    const thread = await threadWith("delete me please");
+    const path = `/api/threads/${thread.id}`;
+    const deleted = ThreadDeletionSchema.parse(
+      await (await server.request(path, json("DELETE", {}))).json(),
+    ) satisfies ThreadDeletion;
+    expect(deleted.restorableUntil).not.toBeNull();
+    expect((await server.request(path)).status).toBe(410);
+    expect((await server.request(`${path}/messages`)).status).toBe(410);
+    const restored = await server.post(`${path}/restore`, {});
+    expect(restored.status).toBe(200);
+    const page = await server.getJson<{ messages: unknown[] }>(`${path}/messages`);
+    expect(page.messages).toHaveLength(2);
+
+    expect((await server.request(path, json("DELETE", {}))).status).toBe(200);
+    // The purge runs once the window is over: the thread is gone for good.
+    const purged = async () => {
+      const res = await server.request(path);
+      const body = (await res.json()) as { error: { code: string; details: { purged: boolean } } };
+      return body.error.details.purged ? body : undefined;
+    };
+    expect(await purged()).toBeUndefined();
+    expect((await waitFor(purged)).error.code).toBe("thread_deleted");
+    expect((await server.post(`${path}/restore`, {})).status).toBe(410);
+  });
+
+  it("stops a running turn before deleting its thread", async () => {
+    const thread = await threadWith("hang until stopped");
+    await waitFor(async () => {
+      const detail = await server.getJson<{ activeTurn: { status: string } | null }>(
+        `/api/threads/${thread.id}`,
+      );
+      return detail.activeTurn?.status === "running" ? true : undefined;
+    });
+    const res = await server.request(`/api/threads/${thread.id}`, json("DELETE", {}));
+    expect(res.status).toBe(200);
+    await server.post(`/api/threads/${thread.id}/restore`, {});
+    const detail = await server.getJson<{ activeTurn: unknown }>(`/api/threads/${thread.id}`);
+    expect(detail.activeTurn).toBeNull();
+  });
+
+  it("refuses a foreign origin, a non-JSON body and an unknown thread", async () => {
+    const thread = await threadWith("guarded");
+    const path = `/api/threads/${thread.id}`;
+    expect(
+      (await server.request(path, json("DELETE", {}, { origin: "https://evil.example" }))).status,
+    ).toBe(403);
+    expect((await server.request(path, { method: "DELETE" })).status).toBe(415);
+    expect((await server.request("/api/threads/nope", json("DELETE", {}))).status).toBe(404);
+    expect((await server.post("/api/threads/nope/restore", {})).status).toBe(404);
+    expect((await server.request(path)).status).toBe(200);
+  });
+});
+
+describe("GET /api/search", () => {
+  it("finds words in every thread, grouped newest first, and refuses a bad query", async () => {
+    const older = await threadWith("the quokkaphrase is here");
+    const newer = await threadWith("a Quokkaphrase again");
+    const body: AllThreadsSearchResponse = AllThreadsSearchResponseSchema.parse(
+      await server.getJson("/api/search?q=quokkaphrase"),
+    );
+    const ids = body.groups.map((g) => g.thread.id);
+    expect(ids).toEqual([newer.id, older.id]);
+    expect(body.groups[0]!.matches[0]!.snippet.text).toContain("Quokkaphrase");
+    const exact = AllThreadsSearchResponseSchema.parse(
+      await server.getJson("/api/search?q=Quokkaphrase&case=1"),
+    );
+    expect(exact.groups.map((g) => g.thread.id)).toEqual([newer.id]);
+    expect((await server.request("/api/search?q=")).status).toBe(400);
+    expect((await server.request("/api/search?q=x&cursor=zz!")).status).toBe(400);
+    const short = AllThreadsSearchResponseSchema.parse(await server.getJson("/api/search?q=qu"));
+    expect(short.groups.length).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,169 @@
+/**
+ * The PostgreSQL queries of a thread's life after creation (issue 31), as
+ * `../sqliteThreadLifecycle.ts` for SQLite: the paged list, rename, delete with an undo window,
+ * and the purge (the schema's `ON DELETE CASCADE` removes turns, messages, events, questions,
+ * search rows and citation index rows; the backlinks of the messages it cited are summed again).
+ */
+import type { CitedBy, Thread } from "@app/protocol";
+import type { ChatQueries, PurgedThread, ThreadRecord } from "../chatStore.ts";
+import { type CitedByRow, summarizeCitedBy } from "../citationIndex.ts";
+import { THREAD_COLUMNS, type ThreadRow, toThreadRecord } from "../rows.ts";
+import { NEWEST_THREAD_BOUND } from "../searchText.ts";
+import type { PgContext } from "./pgRun.ts";
+
+/** Migration 5. */
+export const PG_THREAD_LIFECYCLE_SCHEMA = `
+  ALTER TABLE threads ADD COLUMN deleted_at TEXT;
+  CREATE INDEX threads_listed ON threads (updated_at DESC, id)
+    WHERE message_count > 0 AND deleted_at IS NULL;
+  CREATE INDEX threads_deleted ON threads (deleted_at) WHERE deleted_at IS NOT NULL;
+  CREATE TABLE purged_threads (
+    id TEXT COLLATE "C" PRIMARY KEY,
+    purged_at TEXT NOT NULL
+  );
+`;
+
+export type PgThreadLifecycleQueries = Pick<
+  ChatQueries,
+  | "listThreads"
+  | "renameThread"
+  | "setThreadDeleted"
+  | "threadsDeletedBefore"
+  | "purgeThread"
+  | "threadWasPurged"
+>;
+
+export function pgThreadLifecycleQueries(ctx: PgContext): PgThreadLifecycleQueries {
+  const env = () => ctx.environmentId();
+
+  /** A cited message's backlinks summed again from the citation rows left (row locked). */
+  const resum = async (threadId: string, messageId: string): Promise<CitedBy> => {
+    await ctx.rows(
+      "lockBacklinksForPurge",
+      `SELECT 1 FROM message_backlinks WHERE source_message_id = $1 AND source_thread_id = $2
+       FOR UPDATE`,
+      [messageId, threadId],
+    );
+    const rows = await ctx.rows<{ citingMessageId: string } & CitedByRow["quote"]>(
+      "citingRowsForPurge",
+      `SELECT citing_message_id AS "citingMessageId", quote AS text, quote_start::int AS start,
+         quote_end::int AS "end", prefix, suffix
+       FROM message_citations
+       WHERE source_message_id = $1 AND source_thread_id = $2 AND source_environment_id = $3
+       ORDER BY id`,
+      [messageId, threadId, env()],
+    );
+    const citedBy =
+      summarizeCitedBy(
+        rows.map(({ citingMessageId, text, start, end, prefix, suffix }) => ({
+          sourceMessageId: messageId,
+          citingMessageId,
+          quote: { text, start, end, prefix, suffix },
+        })),
+      ).get(messageId) ?? ({ count: 0, ranges: [] } as CitedBy);
+    if (citedBy.count === 0) {
+      await ctx.run(
+        "dropBacklinks",
+        "DELETE FROM message_backlinks WHERE source_message_id = $1 AND source_thread_id = $2",
+        [messageId, threadId],
+      );
+    } else {
+      await ctx.run(
+        "putBacklinks",
+        `INSERT INTO message_backlinks (source_message_id, source_thread_id, citing_count, ranges)
+         VALUES ($1, $2, $3, $4)
+         ON CONFLICT (source_message_id, source_thread_id)
+         DO UPDATE SET citing_count = excluded.citing_count, ranges = excluded.ranges`,
+        [messageId, threadId, citedBy.count, JSON.stringify(citedBy.ranges)],
+      );
+    }
+    return citedBy;
+  };
+
+  return {
+    async listThreads({ after, limit }): Promise<Thread[]> {
+      const rows = await ctx.rows<ThreadRow>(
+        "listThreadsPage",
+        `SELECT ${THREAD_COLUMNS} FROM threads
+         WHERE message_count > 0 AND deleted_at IS NULL
+           AND (updated_at < $1 OR (updated_at = $1 AND id > $2))
+         ORDER BY updated_at DESC, id LIMIT $3`,
+        [after?.updatedAt ?? NEWEST_THREAD_BOUND, after?.id ?? "", limit],
+      );
+      return rows.map((row) => toThreadRecord(row, env()).thread);
+    },
+
+    async renameThread({ id, title }): Promise<Thread | null> {
+      const [row] = await ctx.rows<ThreadRow>(
+        "renameThread",
+        `UPDATE threads SET title = $1, title_source = 'custom' WHERE id = $2
+         RETURNING ${THREAD_COLUMNS}`,
+        [title, id],
+      );
+      return row ? toThreadRecord(row, env()).thread : null;
+    },
+
+    async setThreadDeleted({ id, deletedAt }): Promise<ThreadRecord | null> {
+      const [row] = await ctx.rows<ThreadRow>(
+        "setThreadDeleted",
+        `UPDATE threads SET deleted_at = $1 WHERE id = $2 RETURNING ${THREAD_COLUMNS}`,
+        [deletedAt, id],
+      );
+      return row ? toThreadRecord(row, env()) : null;
+    },
+
+    async threadsDeletedBefore(cutoff: string, limit: number): Promise<string[]> {
+      const rows = await ctx.rows<{ id: string }>(
+        "threadsDeletedBefore",
+        `SELECT id FROM threads WHERE deleted_at IS NOT NULL AND deleted_at <= $1
+         ORDER BY deleted_at LIMIT $2`,
+        [cutoff, limit],
+      );
+      return rows.map((row) => row.id);
+    },
+
+    async purgeThread(id: string): Promise<PurgedThread | null> {
+      // Locks the thread's row first: a restore racing the purge waits, then finds it gone.
+      const [locked] = await ctx.rows<{ id: string }>(
+        "lockDeletedThread",
+        "SELECT id FROM threads WHERE id = $1 AND deleted_at IS NOT NULL FOR UPDATE",
+        [id],
+      );
+      if (!locked) return null;
+      const sources = await ctx.rows<{ messageId: string; threadId: string }>(
+        "citedSourcesOf",
+        `SELECT DISTINCT source_message_id AS "messageId", source_thread_id AS "threadId"
+         FROM message_citations
+         WHERE citing_thread_id = $1 AND source_environment_id = $2 AND source_thread_id <> $1
+         ORDER BY 1, 2`,
+        [id, env()],
+      );
+      await ctx.run("deleteThread", "DELETE FROM threads WHERE id = $1", [id]);
+      await ctx.run(
+        "deleteOwnBacklinks",
+        "DELETE FROM message_backlinks WHERE source_thread_id = $1",
+        [id],
+      );
+      await ctx.run(
+        "rememberPurged",
+        `INSERT INTO purged_threads (id, purged_at) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING`,
+        [id, new Date().toISOString()],
+      );
+      const citedMessages: PurgedThread["citedMessages"] = [];
+      for (const source of sources) {
+        citedMessages.push({
+          ...source,
+          citedBy: await resum(source.threadId, source.messageId),
+        });
+      }
+      return { citedMessages };
+    },
+
+    async threadWasPurged(id: string): Promise<boolean> {
+      const rows = await ctx.rows("threadWasPurged", "SELECT 1 FROM purged_threads WHERE id = $1", [
+        id,
+      ]);
+      return rows.length > 0;
+    },
+  };
+}

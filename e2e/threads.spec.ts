@@ -1,0 +1,318 @@
+/**
+ * Every thread within reach (issue 31): the windowed sidebar scrolled through 1,200 threads to
+ * the oldest, Rename thread (F2) kept across a reload, Delete thread with Undo (and a chip citing
+ * a deleted thread saying so), Search all threads (Ctrl+K) landing on a phrase 1,900 turns deep
+ * in the seeded thread, highlighted in view after one `around=` request, Cite from a result
+ * (sent, then its chip clicked), and axe in light and dark on the dialog and the thread menu.
+ */
+
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { openStore } from "../apps/server/src/storage/openStore.ts";
+import { startServerProcess } from "../apps/server/src/testing/serverProcess.ts";
+import {
+  createAssistantCitationSelector,
+  serializeAssistantCitation,
+} from "../packages/citations/src/index.ts";
+import { renderedTextOfMarkdown } from "../packages/markdown/src/index.ts";
+import { composer, DEMO_ANSWER_END, expect, test } from "./support/fixtures.ts";
+import { REPO_ROOT } from "./support/rig.ts";
+
+const searchBox = (page: Page) =>
+  page.getByRole("dialog", { name: "Search all threads" }).getByRole("textbox", {
+    name: "Search all threads",
+  });
+
+/** The current find match's text when all of it is inside the timeline's visible box. */
+function currentInView(page: Page): Promise<string | null> {
+  return page.evaluate(() => {
+    const highlight = CSS.highlights.get("thread-find-current");
+    const range = highlight ? [...highlight][0] : undefined;
+    if (!(range instanceof Range)) return null;
+    const scroller = document.querySelector(".timeline__scroller");
+    if (!scroller) return null;
+    const rect = range.getBoundingClientRect();
+    const box = scroller.getBoundingClientRect();
+    const inside = rect.height > 0 && rect.top >= box.top && rect.bottom <= box.bottom;
+    return inside ? range.toString() : null;
+  });
+}
+
+/** Counts `around=` history requests from now on. */
+function countAround(page: Page): { around: number } {
+  const counts = { around: 0 };
+  page.on("request", (request) => {
+    if (/\/messages\?.*around=/.test(request.url())) counts.around++;
+  });
+  return counts;
+}
+
+/** A thread made over the API with one answered prompt; returns its id and answer. */
+async function answeredThread(
+  page: Page,
+  prompt: string,
+): Promise<{ threadId: string; environmentId: string; answer: { id: string; text: string } }> {
+  const created = await page.request.post("/api/threads", { data: {} });
+  const thread = (await created.json()) as { id: string; environmentId: string };
+  await page.request.post(`/api/threads/${thread.id}/turns`, { data: { input: prompt } });
+  let answer: { id: string; text: string } | undefined;
+  await expect
+    .poll(
+      async () => {
+        const res = await page.request.get(`/api/threads/${thread.id}/messages`);
+        const body = (await res.json()) as {
+          messages: { id: string; kind: string; text: string; status: string }[];
+        };
+        answer = body.messages.find((m) => m.kind === "answer" && m.status === "complete");
+        return answer !== undefined;
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(true);
+  return { threadId: thread.id, environmentId: thread.environmentId, answer: answer! };
+}
+
+test("1,200 threads: the sidebar scrolls to the oldest, a page at a time, and opens it", async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  // A server process of its own, on a data dir seeded with 1,200 threads first.
+  const dataDir = await mkdtemp(join(tmpdir(), "chat-e2e-many-"));
+  try {
+    const store = await openStore({ databaseUrl: null, pgPoolSize: 1, dataDir });
+    try {
+      await store.transaction(async (tx) => {
+        for (let i = 1; i <= 1200; i++) {
+          const id = `many-${String(i).padStart(4, "0")}`;
+          // Older threads first; pairs share their instant (ties in updated_at).
+          const at = new Date(Date.UTC(2025, 0, 1) + Math.floor(i / 2) * 60_000).toISOString();
+          await tx.createThread({ id, title: `Listed thread ${i}`, now: at });
+          await tx.insertTurnWithPrompt({
+            threadId: id,
+            turnId: `${id}-t`,
+            messageId: `${id}-m`,
+            text: `hello ${i}`,
+            providerInput: `hello ${i}`,
+            now: at,
+          });
+          await tx.updateTurn({ id: `${id}-t`, status: "completed", completedAt: at });
+        }
+      });
+    } finally {
+      await store.close();
+    }
+    const server = await startServerProcess({
+      DATA_DIR: dataDir,
+      WEB_DIST: join(REPO_ROOT, "apps/web/dist"),
+      LOG_LEVEL: "warn",
+    });
+    try {
+      const pages: string[] = [];
+      page.on("request", (request) => {
+        if (/\/api\/threads\?/.test(request.url())) pages.push(request.url());
+      });
+      await page.goto(`${server.url}/`);
+      const list = page.locator("[data-thread-list] .thread-list__scroller");
+      await expect(page.getByRole("link", { name: /Listed thread 1200\b/ })).toBeVisible();
+      // Far fewer rows mounted than threads loaded: the list is windowed.
+      expect(await page.locator("[data-thread-row]").count()).toBeLessThan(200);
+      const oldest = page.getByRole("link", { name: /Listed thread 1\b/ });
+      await expect
+        .poll(
+          async () => {
+            await list.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+            return oldest.isVisible();
+          },
+          { timeout: 60_000, intervals: [100] },
+        )
+        .toBe(true);
+      expect(pages.length).toBeGreaterThanOrEqual(1200 / 50);
+      await oldest.click();
+      await expect(page).toHaveURL(/\/many-0001$/);
+      await expect(page.getByRole("heading", { level: 1, name: "Listed thread 1" })).toBeVisible();
+    } finally {
+      await server.kill();
+    }
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
+});
+
+test("Rename thread with F2 in place; the title stays after a reload", async ({ page }) => {
+  test.setTimeout(60_000);
+  const { threadId, environmentId } = await answeredThread(page, "rename target prompt");
+  await page.goto(`/${environmentId}/${threadId}`);
+  const link = page.locator(`a[data-thread-id="${threadId}"]`);
+  await link.focus();
+  await page.keyboard.press("F2");
+  const box = page.getByRole("textbox", { name: "Rename thread" });
+  await expect(box).toBeFocused();
+  await box.fill("Escaped name");
+  await box.press("Escape");
+  await expect(link).toContainText("rename target prompt");
+  await expect(link).toBeFocused();
+  await page.keyboard.press("F2");
+  await box.fill("My renamed thread");
+  await box.press("Enter");
+  await expect(link).toContainText("My renamed thread");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("My renamed thread");
+  await page.reload();
+  await expect(page.locator(`a[data-thread-id="${threadId}"]`)).toContainText("My renamed thread");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("My renamed thread");
+});
+
+test("a rename reaches another tab live, without a reload", async ({ page, context }) => {
+  test.setTimeout(60_000);
+  const { threadId, environmentId } = await answeredThread(page, "shared between tabs");
+  await page.goto(`/${environmentId}/${threadId}`);
+  const other = await context.newPage();
+  await other.goto("/");
+  const otherLink = other.locator(`a[data-thread-id="${threadId}"]`);
+  await expect(otherLink).toContainText("shared between tabs");
+  await page.locator(`a[data-thread-id="${threadId}"]`).focus();
+  await page.keyboard.press("F2");
+  const box = page.getByRole("textbox", { name: "Rename thread" });
+  await box.fill("Seen in the other tab");
+  await box.press("Enter");
+  await expect(otherLink).toContainText("Seen in the other tab");
+  await other.close();
+});
+
+test("Delete thread, Undo, delete again: a chip citing it says the source was deleted", async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const source = await answeredThread(page, "a source to delete later");
+  const rendered = renderedTextOfMarkdown(source.answer.text, "assistant");
+  const start = rendered.indexOf(" ") + 1;
+  const selector = createAssistantCitationSelector(rendered, start, start + 20)!;
+  const link = serializeAssistantCitation({
+    version: 1,
+    environmentId: source.environmentId,
+    threadId: source.threadId,
+    messageId: source.answer.id,
+    ...selector,
+    comment: "Kept after deletion",
+  });
+  const citing = await answeredThread(page, `Look at ${link} please`);
+
+  await page.goto(`/${citing.environmentId}/${citing.threadId}`);
+  const sourceRow = page.locator(`[data-thread-row="${source.threadId}"]`);
+  await sourceRow.getByRole("button", { name: /Thread actions/ }).click();
+  await page.getByRole("menuitem", { name: "Delete thread" }).click();
+  await expect(sourceRow).toHaveCount(0);
+  const status = page.getByRole("status").filter({ hasText: "Deleted" });
+  await expect(status).toBeVisible();
+  await status.getByRole("button", { name: "Undo" }).click();
+  await expect(sourceRow).toBeVisible();
+  expect((await page.request.get(`/api/threads/${source.threadId}`)).status()).toBe(200);
+
+  await sourceRow.getByRole("button", { name: /Thread actions/ }).click();
+  await page.getByRole("menuitem", { name: "Delete thread" }).click();
+  await expect(sourceRow).toHaveCount(0);
+  const chip = page.getByRole("link", {
+    name: "Assistant quote from another thread: Kept after deletion",
+    exact: true,
+  });
+  await chip.click();
+  await expect(
+    page.getByRole("status").filter({ hasText: "The source was deleted" }),
+  ).toBeVisible();
+  await expect(page.locator(".thread-view__deleted-quote")).toContainText("Kept after deletion");
+});
+
+test("Ctrl+K finds a phrase 1,900 turns deep and opens it highlighted in view", async ({
+  page,
+  rig,
+}) => {
+  test.setTimeout(90_000);
+  await page.goto("/");
+  await expect(composer(page)).toBeVisible();
+  await page.keyboard.press("Control+k");
+  await expect(searchBox(page)).toBeFocused();
+  await searchBox(page).fill('"step 100"');
+  const dialog = page.getByRole("dialog", { name: "Search all threads" });
+  const first = dialog.locator("[data-search-result]").first();
+  await expect(first).toContainText('"step 100"');
+  await expect(first.locator("mark").first()).toHaveText('"step 100"');
+  const counts = countAround(page);
+  await searchBox(page).press("ArrowDown");
+  await searchBox(page).press("ArrowUp");
+  await searchBox(page).press("Enter");
+  await expect(page).toHaveURL(new RegExp(`/${rig.seededThreadId}$`));
+  await expect.poll(() => currentInView(page), { timeout: 20_000 }).toBe('"step 100"');
+  expect(counts.around).toBe(1);
+});
+
+test("Cite from a search result, send, then click the chip", async ({ page, rig }) => {
+  test.setTimeout(90_000);
+  await page.goto("/");
+  await expect(composer(page)).toBeVisible();
+  await page.getByRole("textbox", { name: "Search all threads" }).click();
+  await searchBox(page).fill('"step 100"');
+  const dialog = page.getByRole("dialog", { name: "Search all threads" });
+  const first = dialog.locator("[data-search-result]").first();
+  await expect(first).toContainText('"step 100"');
+  await first.getByRole("button", { name: "Cite" }).click();
+  await expect(dialog).toHaveCount(0);
+  const chip = composer(page).locator("[data-composer-citation-chip]");
+  await expect(chip).toHaveCount(1);
+  // The comment editor opens beside a new chip; Escape leaves it without a comment.
+  const comment = page.getByRole("textbox", { name: "Comment on quote" });
+  if (await comment.isVisible()) await comment.press("Escape");
+  await composer(page).press("Enter");
+  await expect(page).toHaveURL(/\/[^/]+\/[^/#]+$/);
+  const sent = page.locator("[data-assistant-citation-chip]").first();
+  await expect(sent).toBeVisible();
+  await expect(page.getByText("I received 1 citation").first()).toBeVisible({ timeout: 30_000 });
+  await sent.click();
+  await expect(page).toHaveURL(new RegExp(`/${rig.seededThreadId}#assistant-citation=`));
+  await expect
+    .poll(
+      () =>
+        page.evaluate(() => {
+          const highlight = CSS.highlights.get("assistant-citation");
+          return highlight ? [...highlight].map((r) => (r as Range).toString()).join("") : "";
+        }),
+      { timeout: 20_000 },
+    )
+    .toBe('"step 100"');
+});
+
+for (const colorScheme of ["light", "dark"] as const) {
+  test(`axe: the search dialog and the thread menu have no serious findings (${colorScheme})`, async ({
+    page,
+  }) => {
+    test.setTimeout(60_000);
+    await page.emulateMedia({ colorScheme });
+    await page.goto("/");
+    await expect(composer(page)).toBeVisible();
+    await page.keyboard.press("Control+k");
+    await searchBox(page).fill("step 1");
+    await expect(
+      page
+        .getByRole("dialog", { name: "Search all threads" })
+        .locator("[data-search-result]")
+        .first(),
+    ).toBeVisible();
+    const findings: string[] = [];
+    const analyze = async (state: string) => {
+      const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa"]).analyze();
+      for (const v of results.violations) {
+        if (v.impact !== "serious" && v.impact !== "critical") continue;
+        for (const node of v.nodes) findings.push(`${state}: ${v.id} at ${node.target.join(" ")}`);
+      }
+    };
+    await analyze("dialog");
+    await searchBox(page).press("Escape");
+    const menuButton = page.getByRole("button", { name: /Thread actions/ }).first();
+    await menuButton.click();
+    await expect(page.getByRole("menu", { name: "Thread actions" })).toBeVisible();
+    await analyze("menu");
+    expect(findings).toEqual([]);
+    void DEMO_ANSWER_END;
+  });
+}
