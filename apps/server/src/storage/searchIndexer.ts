@@ -16,6 +16,7 @@
  */
 import type { ChatQueries, ChatStore } from "./chatStore.ts";
 import {
+  type CrossThreadCandidateQuery,
   type QueuedSearchText,
   SEARCH_INLINE_MAX_CHARS,
   type SearchCandidateQuery,
@@ -275,6 +276,11 @@ export function withSearchIndexer(store: Omit<ChatStore, "searchIndexIdle">): Ch
       async searchCandidates(query: SearchCandidateQuery) {
         await indexer.flushed();
         return store.searchCandidates(query);
+      },
+      // The same for a search of all threads (issue 31).
+      async searchAllCandidates(query: CrossThreadCandidateQuery) {
+        await indexer.flushed();
+        return store.searchAllCandidates(query);
       },
       searchIndexIdle: () => indexer.idle(),
       async close() {
