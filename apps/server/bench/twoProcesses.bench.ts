@@ -4,7 +4,13 @@
  * database (50 clients each) next to one process on SQLite (50 clients), both with the demo
  * provider streaming without delays. Each run checks that nothing was lost: every prompt
  * stored once, every turn completed with its answer. Needs PostgreSQL (a throwaway cluster).
+ *
+ * Issue 33: also one PostgreSQL process with the same 100 clients as the two (target: two
+ * processes >= 1.6x one), and each server process's CPU per turn (/proc/<pid>/stat, so a
+ * 2-core machine's limit is visible: turns/s <= cores / CPU per turn of all processes).
  */
+import { readFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import type { MessagePage, Thread, ThreadDetail } from "@app/protocol";
 import { afterAll, bench, describe } from "vitest";
 import { makeTempDir, removeDir } from "../src/testing/harness.ts";
@@ -37,11 +43,27 @@ afterAll(async () => {
 });
 
 let run = 0;
+/** The last two-process figure, for the ratio printed after a one-process run. */
+let lastTwo = Number.NaN;
+
+/** CPU time (ms) a process has used (Linux), NaN elsewhere. */
+function processCpuMs(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    // utime and stime, fields 14 and 15 of stat (11 and 12 after the command name).
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
 
 /** All turns sent and answered; throws if anything was lost. Returns turns per second. */
-async function load(processes: ServerProcess[]): Promise<number> {
+async function load(
+  processes: ServerProcess[],
+  clients = CLIENTS_PER_PROCESS * processes.length,
+): Promise<number> {
   run++;
-  const clients = CLIENTS_PER_PROCESS * processes.length;
+  const cpuBefore = processes.map((p) => processCpuMs(p.child.pid));
   const first = processes[0]!;
   const threads = await Promise.all(
     Array.from({ length: clients / CLIENTS_PER_THREAD }, () =>
@@ -93,10 +115,20 @@ async function load(processes: ServerProcess[]): Promise<number> {
       throw new Error(`thread ${thread.id}: ${answered.size} answers, expected ${perThread}`);
     }
   }
-  const turnsPerSecond = (clients * TURNS_PER_CLIENT) / seconds;
+  const turns = clients * TURNS_PER_CLIENT;
+  const turnsPerSecond = turns / seconds;
+  const cpu = processes.map((p, i) => processCpuMs(p.child.pid) - cpuBefore[i]!);
+  const cpuPerTurn = cpu.reduce((a, b) => a + b, 0) / turns;
   console.log(
-    `${processes.length} process(es), ${clients} clients: ${clients * TURNS_PER_CLIENT} turns, 0 lost, ${turnsPerSecond.toFixed(0)} turns/s`,
+    `${processes.length} process(es), ${clients} clients: ${turns} turns, 0 lost, ${turnsPerSecond.toFixed(0)} turns/s; ` +
+      `server CPU per turn ${cpuPerTurn.toFixed(2)} ms (per process: ${cpu.map((ms) => `${(ms / 1000).toFixed(1)} s`).join(", ")}, checks included); load ${loadavg()[0]!.toFixed(1)}`,
   );
+  if (processes === pgProcesses) lastTwo = turnsPerSecond;
+  if (processes.length === 1 && processes[0] === pgProcesses[0]) {
+    console.log(
+      `two / one PostgreSQL process: ${(lastTwo / turnsPerSecond).toFixed(2)}x (target >= 1.6x)`,
+    );
+  }
   return turnsPerSecond;
 }
 
@@ -106,6 +138,11 @@ describe(`scale-out: ${CLIENTS_PER_PROCESS} clients per process x ${TURNS_PER_CL
     warmupIterations: 0,
     time: 0,
   });
+  bench(
+    "one process on PostgreSQL, the same 100 clients",
+    () => load([pgProcesses[0]!], CLIENTS_PER_PROCESS * 2).then(() => {}),
+    { iterations: 3, warmupIterations: 0, time: 0 },
+  );
   bench("one process on SQLite", () => load([sqliteProcess]).then(() => {}), {
     iterations: 3,
     warmupIterations: 0,

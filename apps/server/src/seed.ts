@@ -4,7 +4,8 @@
  *   pnpm --filter @app/server seed -- --thread-turns 2000 [--data-dir DIR] [--title TEXT]
  *
  * Writes to PostgreSQL instead when DATABASE_URL is set. Everything is written in one
- * transaction with deterministic Markdown-rich content. Every 10th
+ * transaction with deterministic Markdown-rich content, search index included
+ * ({@link SeededSearchTexts}). Every 10th
  * turn has two progress messages before its answer (the web app folds them), and every 25th
  * prompt cites the first paragraph of an answer 20 turns earlier, so following the chip loads
  * older history. The last prompt also cites answers 1, 3, 50, 300 and 1,900 turns back (those
@@ -17,6 +18,7 @@ import { ConfigError, loadConfig } from "./config.ts";
 import type { ChatStore } from "./storage/chatStore.ts";
 import { citationEntriesOf } from "./storage/citationIndex.ts";
 import { openStore } from "./storage/openStore.ts";
+import { searchTextOf } from "./storage/searchText.ts";
 import { deriveBranchName } from "./titles.ts";
 
 /** Options of {@link seedDemoThread}. */
@@ -46,24 +48,99 @@ const TOPICS = [
 
 /** The plain first paragraph of answer `n` (1-based); cited by later prompts. */
 export function seededAnswerLead(n: number): string {
-  const topic = TOPICS[n % TOPICS.length]!;
-  return `Answer ${n} looks at ${topic} from a practical angle, one step at a time.`;
+  return answerLead(String(n), TOPICS[n % TOPICS.length]!);
 }
 
-function answerText(n: number): string {
-  const topic = TOPICS[n % TOPICS.length]!;
+function answerLead(label: string, topic: string): string {
+  return `Answer ${label} looks at ${topic} from a practical angle, one step at a time.`;
+}
+
+/** Answer `label` (its number, or a placeholder) on `topic`, with the table's two costs. */
+function answerTextOf(label: string, topic: string, parse: number, store: number): string {
   return [
-    seededAnswerLead(n),
+    answerLead(label, topic),
     `Here is the **short version** for ${topic}: keep the _hot path_ small and measure \`p50\` first.`,
     "- read the data once\n- keep an index for every query you page through\n- batch writes in one transaction",
-    ["```ts", `const turn${n} = await api.sendTurn(threadId, "step ${n}");`, "```"].join("\n"),
+    ["```ts", `const turn${label} = await api.sendTurn(threadId, "step ${label}");`, "```"].join(
+      "\n",
+    ),
     [
       "| Step | Cost |",
       "| --- | ---: |",
-      `| parse | ${n % 7} ms |`,
-      `| store | ${n % 5} ms |`,
+      `| parse | ${parse} ms |`,
+      `| store | ${store} ms |`,
     ].join("\n"),
   ].join("\n\n");
+}
+
+function answerText(n: number): string {
+  return answerTextOf(String(n), TOPICS[n % TOPICS.length]!, n % 7, n % 5);
+}
+
+function plainPromptOf(label: string, topic: string): string {
+  return `Turn ${label}: tell me about ${topic}, with an example and a small table.`;
+}
+
+function progressTextOf(label: string, step: number): string {
+  return `Progress ${step}/2 for turn ${label}: ${step === 1 ? "reading the question" : "drafting the table"}…`;
+}
+
+/**
+ * A number that stands for the turn's number in a template: digits only, so the Markdown of a
+ * message has the same structure with either, and found nowhere else in a seeded message.
+ */
+const PLACEHOLDER = "987654321";
+
+/**
+ * The search texts of seeded messages (issue 33). Rendering 105,000 messages one by one took
+ * minutes, but a seeded message is one of a few hundred templates with the turn's number in
+ * it: the rendered text of the template with {@link PLACEHOLDER} for the number, the number put
+ * back, is the message's own rendered text (a digit string renders as itself wherever it
+ * stands here; `seed.test.ts` holds this to `searchTextOf` of every message of a seeded thread).
+ * Messages that are no template (prompts with citation links) are rendered as they are.
+ */
+export class SeededSearchTexts {
+  readonly #templates = new Map<string, string>();
+
+  #fromTemplate(key: string, role: "user" | "assistant", template: () => string, n: number) {
+    let rendered = this.#templates.get(key);
+    if (rendered === undefined) {
+      rendered = searchTextOf(role, template());
+      this.#templates.set(key, rendered);
+    }
+    return rendered.replaceAll(PLACEHOLDER, String(n));
+  }
+
+  answer(n: number): string {
+    const topic = TOPICS[n % TOPICS.length]!;
+    return this.#fromTemplate(
+      `answer ${topic} ${n % 7} ${n % 5}`,
+      "assistant",
+      () => answerTextOf(PLACEHOLDER, topic, n % 7, n % 5),
+      n,
+    );
+  }
+
+  /** `prompt` is the prompt of turn `n` as seeded. */
+  prompt(n: number, prompt: string): string {
+    const topic = TOPICS[n % TOPICS.length]!;
+    if (prompt !== plainPromptOf(String(n), topic)) return searchTextOf("user", prompt);
+    return this.#fromTemplate(
+      `prompt ${topic}`,
+      "user",
+      () => plainPromptOf(PLACEHOLDER, topic),
+      n,
+    );
+  }
+
+  progress(n: number, step: number): string {
+    return this.#fromTemplate(
+      `progress ${step}`,
+      "assistant",
+      () => progressTextOf(PLACEHOLDER, step),
+      n,
+    );
+  }
 }
 
 /** How far back the last prompt's deep links reach (in turns). */
@@ -98,8 +175,7 @@ function promptText(
   threadId: string,
   answerIds: string[],
 ): string {
-  const topic = TOPICS[n % TOPICS.length]!;
-  let text = `Turn ${n}: tell me about ${topic}, with an example and a small table.`;
+  let text = plainPromptOf(String(n), TOPICS[n % TOPICS.length]!);
   const citedTurn = n - 20;
   if (n % 25 === 0 && citedTurn >= 1) {
     const link = answerLink(
@@ -131,6 +207,8 @@ export async function seedDemoThread(store: ChatStore, options: SeedOptions): Pr
   const threadId = randomUUID();
   const title = options.title ?? `Long demo thread (${options.turns} turns)`;
   const answerIds: string[] = [];
+  // Indexed for search in the same transaction, from templates (the store queued each message).
+  const searchTexts = new SeededSearchTexts();
   await store.transaction(async (repo) => {
     await repo.createThread({ id: threadId, title, now: at() });
     await repo.setThreadTitle({
@@ -151,21 +229,24 @@ export async function seedDemoThread(store: ChatStore, options: SeedOptions): Pr
         providerInput: expandAssistantCitationsForProvider(prompt),
         now: at(),
       });
+      await repo.writeSearchText(message.id, searchTexts.prompt(n, prompt));
       // Indexed as an accepted prompt is (backlinks).
       await repo.insertCitations(
         citationEntriesOf({ ...message, messageId: message.id, createdAt: message.createdAt }),
       );
       if (n % 10 === 1) {
         for (const step of [1, 2]) {
+          const id = randomUUID();
           await repo.insertAssistantMessage({
-            id: randomUUID(),
+            id,
             threadId,
             turnId,
             kind: "progress",
-            text: `Progress ${step}/2 for turn ${n}: ${step === 1 ? "reading the question" : "drafting the table"}…`,
+            text: progressTextOf(String(n), step),
             status: "complete",
             now: at(),
           });
+          await repo.writeSearchText(id, searchTexts.progress(n, step));
         }
       }
       const answerId = randomUUID();
@@ -180,6 +261,7 @@ export async function seedDemoThread(store: ChatStore, options: SeedOptions): Pr
         status: "complete",
         now,
       });
+      await repo.writeSearchText(answerId, searchTexts.answer(n));
       await repo.updateTurn({ id: turnId, status: "completed", completedAt: now });
     }
   });

@@ -5,7 +5,8 @@
  * as a real provider is another machine: floodServer.ts), through
  * the real `openai` adapter. `FLOODS=n` (default 1) runs n such loops at once, each on a thread
  * of its own. Prints `READY <url>` once the first reply of every loop streams; every reply is
- * checked whole; SIGTERM stops it and prints how many replies streamed.
+ * checked whole; SIGTERM stops it and prints how many replies streamed. `FLOOD` picks the reply
+ * (floodChunks.ts); `THREAD <id>` names a thread the replies go to (for searchers).
  */
 
 import { spawn } from "node:child_process";
@@ -85,10 +86,16 @@ const probe = () => {
   if (probing) setTimeout(probe, 1);
 };
 let replies = 0;
+let announcedThread = false;
 let running = true;
 let started = 0;
 const loops = Array.from({ length: FLOODS }, async () => {
   const thread = await post<Thread>("/api/threads", {});
+  // For searchers (bench/stall.ts): a thread that holds the replies.
+  if (started === 0 && !announcedThread) {
+    announcedThread = true;
+    console.log(`THREAD ${thread.id}`);
+  }
   let mine = 0;
   while (running) {
     await post(`/api/threads/${thread.id}/turns`, { input: `reply ${mine}` });

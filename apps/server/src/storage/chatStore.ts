@@ -293,8 +293,9 @@ export interface ChatQueries {
   /**
    * Up to `limit` finished messages too long to index in their own transaction, queued for the
    * background indexer (`searchIndexer.ts`); not searchable until {@link writeSearchText}.
+   * `only`: just those of these messages that are queued.
    */
-  queuedSearchTexts(limit: number): Promise<QueuedSearchText[]>;
+  queuedSearchTexts(limit: number, only?: readonly string[]): Promise<QueuedSearchText[]>;
   /**
    * Stores a queued message's rendered text and takes it off the queue; false (nothing written)
    * when it is no longer queued (indexed by another process, or deleted).

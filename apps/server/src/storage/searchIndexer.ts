@@ -1,40 +1,83 @@
 /**
- * The background search indexer of both stores (issue 23). A message longer than
- * `SEARCH_INLINE_MAX_CHARS` is not rendered in the transaction that finishes it (600 ms for a
- * 600,000-character reply would stall every stream and request): that transaction queues it
- * (`search_pending`), and this indexer, kicked right after the commit, renders it off the event
- * loop (`searchTextRenderer.ts`) and writes its text in a small transaction of its own. Until
- * then the message is simply not found; it keeps its place in thread order.
+ * The background search indexer of both stores (issues 23 and 33). A message longer than
+ * `SEARCH_INLINE_MAX_CHARS` (since issue 33: any non-empty message) is not rendered in the
+ * transaction that stores or finishes it (600 ms for a 600,000-character reply would stall every
+ * stream and request, and rendering every short message inline cost about a third of a turn's
+ * CPU): that transaction queues it (`search_pending`), and this indexer, kicked right after the
+ * commit, renders it off the event loop (`searchTextRenderer.ts`, a batch at a time) and writes
+ * the batch's texts in one small transaction of its own. It keeps its place in thread order, and
+ * a search in this process waits for what was queued before it (`flushed`), so it finds every
+ * message committed before it; another process sharing a PostgreSQL database finds it once this
+ * one has indexed it (a few milliseconds later).
  *
  * Crash-safe: the queue is in the database, so whatever a crash left queued is indexed when a
  * store opens, and, for a shared PostgreSQL database, on every turn sweep of any process (a
  * process that died between a finish and its indexing is covered by the others).
  */
 import type { ChatQueries, ChatStore } from "./chatStore.ts";
-import { SEARCH_INLINE_MAX_CHARS } from "./searchText.ts";
+import {
+  type CrossThreadCandidateQuery,
+  type QueuedSearchText,
+  SEARCH_INLINE_MAX_CHARS,
+  type SearchCandidateQuery,
+} from "./searchText.ts";
 import { createSearchTextRenderer, type SearchTextRenderer } from "./searchTextRenderer.ts";
 import { isStorageFault } from "./storageErrors.ts";
 
-/** Queued messages read per query. */
-const BATCH = 20;
+/** Queued messages read per query, rendered together and written in one transaction. */
+const BATCH = 64;
+
+/**
+ * Longer messages (the inline limit before issue 33) render on a second worker, each written in
+ * a transaction of its own; a search does not wait for them.
+ */
+export const SEARCH_LONG_CHARS = 4_000;
 
 export class SearchIndexer {
   readonly #store: Pick<ChatStore, "queuedSearchTexts" | "transaction">;
+  /**
+   * A database other processes write too (PostgreSQL): a round indexes only the messages this
+   * process queued ({@link committed}), so two processes do not render the same messages; a
+   * round asked for `everything` (the first, and each turn sweep) takes any queued message, so
+   * what a process that died left queued is indexed too.
+   */
+  readonly #shared: boolean;
+  /** Messages this process queued (committed) and has not seen indexed yet. */
+  readonly #mine = new Set<string>();
+  #everything = true;
   readonly #renderer: SearchTextRenderer;
+  readonly #longRenderer: SearchTextRenderer;
+  /** Long messages being indexed apart from the rounds, by id. */
+  readonly #long = new Map<string, Promise<void>>();
   #running: Promise<void> | null = null;
   #again = false;
   #closed = false;
+  /** `flushed()` calls waiting for a read of the whole queue to be indexed. */
+  readonly #flushWaiters: (() => void)[] = [];
 
   constructor(
     store: Pick<ChatStore, "queuedSearchTexts" | "transaction">,
+    shared = false,
     renderer: SearchTextRenderer = createSearchTextRenderer(),
+    longRenderer: SearchTextRenderer = createSearchTextRenderer(),
   ) {
     this.#store = store;
+    this.#shared = shared;
     this.#renderer = renderer;
+    this.#longRenderer = longRenderer;
   }
 
-  /** Indexes everything queued, now or right after the current round. */
-  kick(): void {
+  /** Messages this process queued, now committed (call before the kick that follows). */
+  committed(messageIds: readonly string[]): void {
+    if (this.#shared) for (const id of messageIds) this.#mine.add(id);
+  }
+
+  /**
+   * Indexes what this process queued (`everything`: anything queued), now or right after the
+   * current round.
+   */
+  kick({ everything = false }: { everything?: boolean } = {}): void {
+    if (everything) this.#everything = true;
     if (this.#closed) return;
     if (this.#running) {
       this.#again = true;
@@ -51,41 +94,115 @@ export class SearchIndexer {
           this.#again = false;
           this.kick();
         }
+        // No round follows (nothing queued since the last read, an error, or closed): a search
+        // waiting now finds what is indexed.
+        if (!this.#running) this.#releaseFlushWaiters();
       });
   }
 
   /** Resolves once nothing queued so far is left (or the indexer stopped on an error). */
   async idle(): Promise<void> {
-    while (this.#running) await this.#running;
+    while (this.#running || this.#long.size > 0) {
+      await Promise.all([this.#running, ...this.#long.values()]);
+    }
   }
 
   /** Stops: an unfinished render is dropped (the message stays queued for the next start). */
   async close(): Promise<void> {
     this.#closed = true;
     this.#again = false;
-    await this.#renderer.close();
-    await this.#running;
+    await Promise.all([this.#renderer.close(), this.#longRenderer.close()]);
+    await Promise.all([this.#running, ...this.#long.values()]);
+    this.#releaseFlushWaiters();
+  }
+
+  /**
+   * Resolves once every message of at most `SEARCH_LONG_CHARS` queued in this process before the
+   * call is indexed (or the indexer stopped): what a search waits for, so it finds every such
+   * message committed before it, as when they were indexed inline. Unlike {@link idle}, it does
+   * not wait for messages queued after the call, nor for long ones.
+   */
+  flushed(): Promise<void> {
+    if (!this.#running) return Promise.resolve();
+    return new Promise((resolve) => this.#flushWaiters.push(resolve));
+  }
+
+  #releaseFlushWaiters(waiters: (() => void)[] = this.#flushWaiters.splice(0)): void {
+    for (const resolve of waiters) resolve();
   }
 
   async #drain(): Promise<void> {
     for (;;) {
       if (this.#closed) return;
-      const batch = await this.#store.queuedSearchTexts(BATCH);
-      if (batch.length === 0) return;
-      for (const { messageId, role, markdown } of batch) {
-        let text: string;
-        try {
-          text = await this.#renderer.render(role, markdown);
-        } catch (error) {
-          if (this.#closed) return;
+      // Waiting before this read: satisfied once a read that saw the whole queue is written.
+      const waiters = this.#flushWaiters.splice(0);
+      let whole = false;
+      try {
+        const everything = !this.#shared || this.#everything;
+        const only = everything ? undefined : [...this.#mine];
+        const limit = BATCH + this.#long.size;
+        const read = only?.length === 0 ? [] : await this.#store.queuedSearchTexts(limit, only);
+        whole = read.length < limit;
+        // Everything until a read sees the whole queue; then this process's own again.
+        if (everything && whole) this.#everything = false;
+        if (only && whole) {
+          // Not queued any more: indexed (by this process or another one).
+          const left = new Set(read.map((queued) => queued.messageId));
+          for (const id of only) if (!left.has(id)) this.#mine.delete(id);
+        }
+        const short: QueuedSearchText[] = [];
+        for (const queued of read) {
+          if (this.#long.has(queued.messageId)) continue;
+          if (queued.markdown.length > SEARCH_LONG_CHARS) this.#indexLong(queued);
+          else short.push(queued);
+        }
+        if (short.length > 0) await this.#index(short, this.#renderer);
+        for (const queued of short) this.#mine.delete(queued.messageId);
+      } finally {
+        if (whole) this.#releaseFlushWaiters(waiters);
+        else this.#flushWaiters.unshift(...waiters);
+      }
+      if (whole) return;
+    }
+  }
+
+  /**
+   * A long message renders on a worker of its own, apart from the round: short messages queued
+   * meanwhile are not held up behind it, and a search does not wait for it (it is found once
+   * written, as before issue 33).
+   */
+  #indexLong(queued: QueuedSearchText): void {
+    const indexing = this.#index([queued], this.#longRenderer)
+      .catch((error: unknown) => {
+        if (!this.#closed && !isStorageFault(error)) console.error("Search indexer:", error);
+      })
+      .finally(() => {
+        this.#long.delete(queued.messageId);
+        this.#mine.delete(queued.messageId);
+      });
+    this.#long.set(queued.messageId, indexing);
+  }
+
+  /** Renders a batch (all sent to the worker at once) and writes it in one transaction. */
+  async #index(batch: QueuedSearchText[], renderer: SearchTextRenderer): Promise<void> {
+    const texts = await Promise.all(
+      batch.map(({ messageId, role, markdown }) =>
+        renderer.render(role, markdown).catch((error: unknown) => {
+          if (this.#closed) return null;
           // A render that fails outright would block the queue: index the source instead.
           console.error(`Search indexer: message ${messageId} indexed as its source:`, error);
-          text = markdown;
-        }
-        if (this.#closed) return;
-        await this.#store.transaction((tx) => tx.writeSearchText(messageId, text));
+          return markdown;
+        }),
+      ),
+    );
+    if (this.#closed) return;
+    await this.#store.transaction(async (tx) => {
+      for (let i = 0; i < batch.length; i++) {
+        const text = texts[i];
+        if (text !== null && text !== undefined)
+          await tx.writeSearchText(batch[i]!.messageId, text);
       }
-    }
+    });
   }
 }
 
@@ -98,61 +215,98 @@ const queues = (text: string) => text.length > SEARCH_INLINE_MAX_CHARS;
  * (`threadsAwaitingTurns`).
  */
 export function withSearchIndexer(store: Omit<ChatStore, "searchIndexIdle">): ChatStore {
-  const indexer = new SearchIndexer(store);
+  const indexer = new SearchIndexer(store, store.shared);
   const kick = () => indexer.kick();
-  // The writes that may queue a message; `queued(write)` is told of each that did.
+  // The writes that may queue a message; `queued(write, id)` is told of each that did.
   const watching = <Q extends ChatQueries>(
     queries: Q,
-    queued: (write: Promise<unknown>) => void,
+    queued: (write: Promise<unknown>, messageId: string) => void,
+    branched: (write: Promise<unknown>) => void,
   ): Pick<
     Q,
     "finishMessage" | "insertAssistantMessage" | "insertTurnWithPrompt" | "branchThread"
   > => ({
     finishMessage(id, text, status) {
       const write = queries.finishMessage(id, text, status);
-      if (queues(text)) queued(write);
+      if (queues(text)) queued(write, id);
       return write;
     },
     insertAssistantMessage(input) {
       const write = queries.insertAssistantMessage(input);
-      if (input.status !== "streaming" && queues(input.text)) queued(write);
+      if (input.status !== "streaming" && queues(input.text)) queued(write, input.id);
       return write;
     },
     insertTurnWithPrompt(input) {
       const write = queries.insertTurnWithPrompt(input);
-      if (queues(input.text)) queued(write);
+      if (queues(input.text)) queued(write, input.messageId);
       return write;
     },
-    // A branch queues its copies on SQLite (`sqliteVersions.ts`).
+    // A branch queues every copy (issue 30): the whole queue is read after its commit.
     branchThread(input) {
       const write = queries.branchThread(input);
-      queued(write);
+      branched(write);
       return write;
     },
   });
   // Outside a transaction a write commits by itself: kick once it has.
-  const direct = watching(store, (write) => write.then(kick, () => {}));
+  const direct = watching(
+    store,
+    (write, id) =>
+      write.then(
+        () => {
+          indexer.committed([id]);
+          kick();
+        },
+        () => {},
+      ),
+    (write) =>
+      write.then(
+        () => indexer.kick({ everything: true }),
+        () => {},
+      ),
+  );
   // Own properties (getters kept), so a caller may spread the store as it could before.
   const wrapped: ChatStore = Object.assign(
     Object.defineProperties({}, Object.getOwnPropertyDescriptors(store)) as ChatStore,
     {
       ...direct,
       async transaction<T>(fn: (tx: ChatQueries) => Promise<T>): Promise<T> {
-        let queued = false;
+        const queued: string[] = [];
+        let branched = false;
         const result = await store.transaction((tx) =>
           fn({
             ...tx,
-            ...watching(tx, () => {
-              queued = true;
-            }),
+            ...watching(
+              tx,
+              (_write, id) => {
+                queued.push(id);
+              },
+              () => {
+                branched = true;
+              },
+            ),
           }),
         );
-        if (queued) kick();
+        if (queued.length > 0) {
+          indexer.committed(queued);
+          kick();
+        }
+        if (branched) indexer.kick({ everything: true });
         return result;
       },
       async threadsAwaitingTurns() {
-        kick();
+        indexer.kick({ everything: true });
         return store.threadsAwaitingTurns();
+      },
+      // A search finds every message committed (in this process) before it.
+      async searchCandidates(query: SearchCandidateQuery) {
+        await indexer.flushed();
+        return store.searchCandidates(query);
+      },
+      // The same for a search of all threads (issue 31).
+      async searchAllCandidates(query: CrossThreadCandidateQuery) {
+        await indexer.flushed();
+        return store.searchAllCandidates(query);
       },
       searchIndexIdle: () => indexer.idle(),
       async close() {

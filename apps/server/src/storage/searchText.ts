@@ -20,9 +20,11 @@ export interface SearchCandidate {
  * Messages up to this many characters of Markdown are indexed in the transaction that stores or
  * finishes them (about 1 ms of rendering per 1,000 characters). Longer ones are queued there and
  * indexed right after by the store's background indexer (`searchIndexer.ts`), off the event loop,
- * so a long reply never stalls other requests; a crash in between leaves them queued.
+ * so a long reply never stalls other requests; a crash in between leaves them queued. Since
+ * issue 33 this is 0: only empty messages are indexed inline, every other one is rendered off the
+ * turn path (inline rendering of short messages was about a third of a turn's CPU).
  */
-export const SEARCH_INLINE_MAX_CHARS = 4_000;
+export const SEARCH_INLINE_MAX_CHARS = 0;
 
 /** A finished message queued for indexing: its Markdown, to render. */
 export interface QueuedSearchText {

@@ -122,13 +122,19 @@ export function sqliteSearchQueue(
     `SELECT m.id AS messageId, m.role, m.text AS markdown
      FROM search_pending p JOIN messages m ON m.id = p.message_id LIMIT ?`,
   );
+  const queuedOf = db.prepare(
+    `SELECT m.id AS messageId, m.role, m.text AS markdown
+     FROM search_pending p JOIN messages m ON m.id = p.message_id
+     WHERE p.message_id IN (SELECT value FROM json_each(?)) LIMIT ?`,
+  );
   const dequeue = db.prepare("DELETE FROM search_pending WHERE message_id = ?");
   const rowOf = db.prepare("SELECT id FROM message_search WHERE message_id = ?");
   const setText = db.prepare("UPDATE message_search SET text = ? WHERE id = ?");
   const dropFts = db.prepare("DELETE FROM message_search_fts WHERE rowid = ?");
   const insertFts = db.prepare("INSERT INTO message_search_fts (rowid, folded) VALUES (?, ?)");
   return {
-    queuedSearchTexts(limit: number): QueuedSearchText[] {
+    queuedSearchTexts(limit: number, only?: readonly string[]): QueuedSearchText[] {
+      if (only) return queuedOf.all(JSON.stringify(only), limit) as QueuedSearchText[];
       return queued.all(limit) as QueuedSearchText[];
     },
     writeSearchText(messageId: string, text: string): boolean {

@@ -137,12 +137,13 @@ export function pgSearchQueue(
   ctx: PgContext,
 ): Pick<ChatQueries, "queuedSearchTexts" | "writeSearchText"> {
   return {
-    queuedSearchTexts(limit: number): Promise<QueuedSearchText[]> {
+    queuedSearchTexts(limit: number, only?: readonly string[]): Promise<QueuedSearchText[]> {
       return ctx.rows<QueuedSearchText>(
         "queuedSearchTexts",
         `SELECT m.id AS "messageId", m.role, m.text AS markdown
-         FROM search_pending p JOIN messages m ON m.id = p.message_id LIMIT $1`,
-        [limit],
+         FROM search_pending p JOIN messages m ON m.id = p.message_id
+         WHERE $2::text[] IS NULL OR p.message_id = ANY ($2::text[]) LIMIT $1`,
+        [limit, only ?? null],
       );
     },
     // Called in a transaction: the DELETE locks the queue row, so a second process writing the
