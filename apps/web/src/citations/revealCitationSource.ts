@@ -11,6 +11,7 @@ import type { CitationHighlightClock } from "./citationHighlightClocks.ts";
 import { citationHighlightDuration, citationHighlightOpacity } from "./citationHighlightTiming.ts";
 import { createSourceHighlight, type SourceHighlight } from "./citationSourceHighlight.ts";
 import { chipRange, findCitingChip, isLiveChipRange, messageRow } from "./citingChipTarget.ts";
+import { keepRevealedInView, type RevealRangeRequest } from "./keepRevealedInView.ts";
 import { NAVIGATION_WARNINGS } from "./navigationMachine.ts";
 import { resolveAssistantCitationRange } from "./resolveAssistantCitationRange.ts";
 
@@ -20,16 +21,10 @@ import { resolveAssistantCitationRange } from "./resolveAssistantCitationRange.t
  */
 const MOUNT_TIMEOUT_MS = 3000;
 
-/**
- * When the revealed text is checked again (ms after the first scroll): rows around the source
- * may still be measured (estimated heights becoming real ones) and push it out of view.
- */
-const FOLLOW_UP_DELAYS_MS = [700, 1300, 2000];
-
 /** What the controller may ask of the timeline (a part of TimelineHandle). */
 export type RevealTimeline = {
   getScrollElement(): HTMLElement | null;
-  revealRange(range: Range, options: { instant: boolean; onlyIfOutOfView?: boolean }): void;
+  revealRange(range: Range, options: RevealRangeRequest): void;
 };
 
 /** Options of {@link revealCitationSource}. */
@@ -37,8 +32,6 @@ export type RevealCitationSourceOptions = {
   citation: AssistantCitation;
   clock: CitationHighlightClock;
   timeline: RevealTimeline;
-  /** Scroll at once (a deep jump, or reduced motion) instead of smoothly. */
-  instant: boolean;
   reducedMotion: boolean;
   /** Called once: the text is revealed (null) or cannot be (a warning). */
   onSettled(warning: string | null): void;
@@ -178,43 +171,12 @@ function startPulse(
 }
 
 /**
- * Asks the timeline again, a few times, to bring the text back if late measurements pushed it
- * out of view, unless the reader has started to scroll or type meanwhile. Returns a cancel.
- */
-function scheduleLateChecks(
-  target: JumpTarget,
-  timeline: RevealTimeline,
-  current: { range: Range | null },
-): () => void {
-  let readerMoved = false;
-  const onReaderMove = () => {
-    readerMoved = true;
-  };
-  const timers = FOLLOW_UP_DELAYS_MS.map((delay) =>
-    setTimeout(() => {
-      const range = current.range;
-      if (readerMoved || !range || !target.isLive(range)) return;
-      timeline.revealRange(range, { instant: true, onlyIfOutOfView: true });
-    }, delay),
-  );
-  window.addEventListener("wheel", onReaderMove, { passive: true });
-  window.addEventListener("touchmove", onReaderMove, { passive: true });
-  window.addEventListener("keydown", onReaderMove);
-  return () => {
-    for (const timer of timers) clearTimeout(timer);
-    window.removeEventListener("wheel", onReaderMove);
-    window.removeEventListener("touchmove", onReaderMove);
-    window.removeEventListener("keydown", onReaderMove);
-  };
-}
-
-/**
  * Reveals a cited source (see the module doc). Escape ends the highlight. Returns a dispose
  * function; disposing pauses nothing: the clock keeps running and a new reveal of the same
  * activation resumes what is left, while an expired or dismissed highlight never comes back.
  */
 export function revealCitationSource(options: RevealCitationSourceOptions): () => void {
-  const { citation, clock, timeline, instant, reducedMotion, onSettled } = options;
+  const { citation, clock, timeline, reducedMotion, onSettled } = options;
   const target = jumpTarget(citation, options.chipMessageId);
   let settled = false;
   const settle = (warning: string | null) => {
@@ -231,8 +193,11 @@ export function revealCitationSource(options: RevealCitationSourceOptions): () =
     if (resolved.status === "missing") return settle(NAVIGATION_WARNINGS.changed);
     if (resolved.status === "ambiguous") return settle(NAVIGATION_WARNINGS.ambiguous);
     current.range = resolved.range;
-    timeline.revealRange(resolved.range, { instant: instant || reducedMotion });
-    cancelChecks = scheduleLateChecks(target, timeline, current);
+    // At once, and only when some of it is hidden: words already in view stay where they are.
+    timeline.revealRange(resolved.range, { instant: true, unlessFullyInView: true });
+    cancelChecks = keepRevealedInView(current, target.isLive, (range, request) =>
+      timeline.revealRange(range, request),
+    );
     target.focus(resolved.range);
     settle(null);
     if (clock.finished) return;

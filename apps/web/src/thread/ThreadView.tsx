@@ -6,6 +6,7 @@ import {
 import { AssistantCitationNavigationContext } from "../citations/assistantCitationNavigation.ts";
 import { CitationHereContext } from "../citations/citationScope.ts";
 import { JumpControls } from "../citations/JumpControls.tsx";
+import type { RevealRangeRequest } from "../citations/keepRevealedInView.ts";
 import {
   type CiteRange,
   useAssistantSelectionToolbar,
@@ -103,8 +104,7 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
   // Other modules never scroll the timeline themselves: they ask it (timeline/README.md).
   const getScrollElement = useCallback(() => timelineRef.current?.getScrollElement() ?? null, []);
   const revealRange = useCallback(
-    (range: Range, options: { instant: boolean; onlyIfOutOfView?: boolean }) =>
-      timelineRef.current?.revealRange(range, options),
+    (range: Range, options: RevealRangeRequest) => timelineRef.current?.revealRange(range, options),
     [],
   );
   const placeMessage = useCallback(
@@ -204,7 +204,6 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
           getScrollElement={getScrollElement}
           revealRange={revealRange}
           onSettled={target.onSettled}
-          instant={target.instant}
         />
       ) : null}
       <CitationHereContext.Provider value={here}>
