@@ -1,3 +1,4 @@
+import { Link } from "@tanstack/react-router";
 import { useCallback, useLayoutEffect, useMemo, useRef, useState } from "react";
 import {
   AssistantCitationSource,
@@ -19,7 +20,7 @@ import { ThreadFindBar } from "../find/ThreadFindBar.tsx";
 import { useThreadFind } from "../find/useThreadFind.ts";
 import { focusMessageWhenMounted } from "../timeline/focusMessage.ts";
 import { Timeline, type TimelineHandle } from "../timeline/Timeline.tsx";
-import { ThreadComposer, useComposerReady } from "./ThreadComposer.tsx";
+import { DisabledComposer, ThreadComposer, useComposerReady } from "./ThreadComposer.tsx";
 import { ThreadHeader } from "./ThreadHeader.tsx";
 import { useAssistantCitationTarget } from "./useAssistantCitationTarget.ts";
 import { useChipNavigation } from "./useChipNavigation.ts";
@@ -160,7 +161,14 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
     else if (cited !== null) focusMessageWhenMounted(cited);
   }, [dismissTargetWarning, leaveCitation]);
 
-  const title = state.thread?.title ?? (load.status === "loading" ? "Loading…" : "Thread");
+  // After Stop the button goes away: focus goes to the composer, never to <body>.
+  const focusComposer = useCallback(() => composerRef.current?.focus(), []);
+
+  // A thread that does not exist gets a plain view: no Retry, and a composer that cannot send.
+  const notFound = load.status === "error" && load.error.status === 404;
+  const title =
+    state.thread?.title ??
+    (load.status === "loading" ? "Loading…" : notFound ? "Thread not found" : "Thread");
   return (
     <section className="thread-view" aria-label={title} data-thread-id={threadId}>
       <ThreadHeader
@@ -209,13 +217,19 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
       <CitationHereContext.Provider value={here}>
         <AssistantCitationNavigationContext.Provider value={navigateToCitation}>
           <div className="thread-view__body" ref={surfaceRef}>
-            {load.status === "error" ? (
+            {notFound ? (
+              <div className="thread-view__center">
+                <div className="page-message">
+                  <p>This thread does not exist.</p>
+                  <p>
+                    <Link to="/">Back to your threads</Link>
+                  </p>
+                </div>
+              </div>
+            ) : load.status === "error" ? (
               <div className="thread-view__center">
                 <div className="notice notice--error" role="alert">
-                  {load.error.status === 404
-                    ? "This thread does not exist."
-                    : "Could not load this thread."}{" "}
-                  {load.error.message}
+                  Could not load this thread. {load.error.message}
                   <button type="button" className="button" onClick={thread.retryLoad}>
                     Retry
                   </button>
@@ -264,15 +278,23 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
 
       <ThreadFindBar find={find} />
       <div className="thread-view__composer">
-        <StopTurnButton threadId={threadId} turnId={state.activeTurnId} />
-        <ThreadComposer
-          ready={composerReady}
-          composerRef={composerRef}
+        <StopTurnButton
           threadId={threadId}
-          pendingUserInput={state.pendingUserInput}
-          onSend={onSend}
-          onAnswer={thread.answer}
+          turnId={state.activeTurnId}
+          onStopRequested={focusComposer}
         />
+        {notFound ? (
+          <DisabledComposer reason="This thread does not exist." />
+        ) : (
+          <ThreadComposer
+            ready={composerReady}
+            composerRef={composerRef}
+            threadId={threadId}
+            pendingUserInput={state.pendingUserInput}
+            onSend={onSend}
+            onAnswer={thread.answer}
+          />
+        )}
       </div>
       {selectionToolbar}
     </section>
