@@ -7,7 +7,13 @@
  * These tests add turns to the seeded thread, so this file sorts after navigation.spec.ts.
  */
 import type { Locator, Page } from "@playwright/test";
-import { serializeAssistantCitation } from "../packages/citations/src/index.ts";
+import {
+  type AssistantCitation,
+  collectAssistantCitations,
+  formatAssistantCitationHash,
+  formatAssistantCitationHref,
+  serializeAssistantCitation,
+} from "../packages/citations/src/index.ts";
 import { expect, row, sendPrompt, test } from "./support/fixtures.ts";
 import { readLanding, waitForSettledJump } from "./support/landing.ts";
 import type { RigState } from "./support/rig.ts";
@@ -204,3 +210,74 @@ test("sweep: from every chip place, folded and unfolded, at every distance, the 
   }
   expect(misses).toEqual([]);
 });
+
+/** The seeded last prompt's deep link to `turn` (its citation). */
+async function seededDeepLink(page: Page, rig: RigState, turn: number): Promise<AssistantCitation> {
+  const messages = await allMessages(page, rig.seededThreadId);
+  for (const message of messages) {
+    if (message.role !== "user") continue;
+    for (const found of collectAssistantCitations(message.text)) {
+      if (found.citation.comment === `Deep link to turn ${turn}`) return found.citation;
+    }
+  }
+  throw new Error(`no deep link to turn ${turn}`);
+}
+
+/** Where a message's row is, against the visible timeline. */
+function rowInView(page: Page, messageId: string): Promise<boolean> {
+  return page.evaluate((id) => {
+    const row = document.querySelector(`[data-message-id="${CSS.escape(id)}"]`);
+    const scroller = document.querySelector(".timeline__scroller");
+    if (!row || !scroller) return false;
+    const rect = row.getBoundingClientRect();
+    const box = scroller.getBoundingClientRect();
+    const fits = rect.height <= box.height;
+    return fits
+      ? rect.top >= box.top - 1 && rect.bottom <= box.bottom + 1
+      : Math.abs(rect.top - box.top) < 2;
+  }, messageId);
+}
+
+for (const [kind, warning, change] of [
+  [
+    "changed",
+    "The cited text has changed.",
+    (citation: AssistantCitation): AssistantCitation => ({
+      ...citation,
+      text: "Words this answer never said",
+      end: citation.start + 28,
+    }),
+  ],
+  [
+    "ambiguous",
+    "The cited text appears more than once.",
+    (citation: AssistantCitation): AssistantCitation => ({
+      ...citation,
+      text: "the",
+      start: 9000,
+      end: 9003,
+    }),
+  ],
+] as const) {
+  test(`a ${kind} citation still brings its source into view, focuses it and marks its row`, async ({
+    page,
+    rig,
+  }) => {
+    test.setTimeout(60_000);
+    const deep = change(await seededDeepLink(page, rig, 100));
+    await page.goto(
+      `${rig.seededThreadPath}${formatAssistantCitationHash(formatAssistantCitationHref(deep))}`,
+    );
+    await expect(page.getByRole("status").filter({ hasText: warning })).toBeVisible();
+    const source = row(page, deep.messageId);
+    await expect(source).toHaveAttribute("data-citation-warned", "true");
+    await expect(source).toBeFocused();
+    await expect.poll(() => rowInView(page, deep.messageId)).toBe(true);
+    // The mark is visible: an outline on the row.
+    const outline = await source.evaluate((element) => getComputedStyle(element).outlineStyle);
+    expect(outline).not.toBe("none");
+    // Dismissing the warning removes the mark.
+    await page.getByRole("status").getByRole("button", { name: "Dismiss" }).click();
+    await expect(page.locator("[data-citation-warned]")).toHaveCount(0);
+  });
+}

@@ -68,10 +68,13 @@ export function AssistantCitationWarning({
   message,
   onDismiss,
   onRetry,
+  sourceFocused = false,
 }: {
   message: string;
   onDismiss(): void;
   onRetry?: () => void;
+  /** The jump focused the source message (shown despite the warning): focus stays there. */
+  sourceFocused?: boolean;
 }) {
   const [visible, setVisible] = useState(true);
   // The reader's focus was on what started the jump (a chip, often re-rendered away): it moves
@@ -82,8 +85,8 @@ export function AssistantCitationWarning({
     const typing =
       active instanceof HTMLElement &&
       (active.isContentEditable || active.tagName === "INPUT" || active.tagName === "TEXTAREA");
-    if (!typing) ref.current?.focus({ preventScroll: true });
-  }, []);
+    if (!typing && !sourceFocused) ref.current?.focus({ preventScroll: true });
+  }, [sourceFocused]);
   if (!visible) return null;
   return (
     <div

@@ -190,8 +190,17 @@ export function revealCitationSource(options: RevealCitationSourceOptions): () =
 
   const reveal = (body: Element) => {
     const resolved = target.resolve(body);
-    if (resolved.status === "missing") return settle(NAVIGATION_WARNINGS.changed);
-    if (resolved.status === "ambiguous") return settle(NAVIGATION_WARNINGS.ambiguous);
+    if (resolved.status !== "found") {
+      // The words cannot be shown, but the message can: into view (its first line at the top
+      // when it is taller than the view) and focused; the thread view marks its row.
+      const whole = document.createRange();
+      whole.selectNodeContents(body);
+      timeline.revealRange(whole, { instant: true, unlessFullyInView: true });
+      target.focus(whole);
+      return settle(
+        resolved.status === "missing" ? NAVIGATION_WARNINGS.changed : NAVIGATION_WARNINGS.ambiguous,
+      );
+    }
     current.range = resolved.range;
     // At once, and only when some of it is hidden: words already in view stay where they are.
     timeline.revealRange(resolved.range, { instant: true, unlessFullyInView: true });

@@ -8,6 +8,7 @@ import { AssistantCitationNavigationContext } from "../citations/assistantCitati
 import { CitationHereContext } from "../citations/citationScope.ts";
 import { JumpControls } from "../citations/JumpControls.tsx";
 import type { RevealRangeRequest } from "../citations/keepRevealedInView.ts";
+import { NAVIGATION_WARNINGS } from "../citations/navigationMachine.ts";
 import {
   type CiteRange,
   useAssistantSelectionToolbar,
@@ -28,6 +29,7 @@ import { useCiteIntoComposer } from "./useCiteIntoComposer.ts";
 import { useEdgeLoading } from "./useEdgeLoading.ts";
 import { useThread } from "./useThread.ts";
 import { rangeOfMessage, useTimelineView } from "./useTimelineView.ts";
+import { useWarnedRowMark } from "./useWarnedRowMark.ts";
 
 /** Props of {@link ThreadView}. */
 export type ThreadViewProps = { environmentId: string; threadId: string };
@@ -164,6 +166,9 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
   // After Stop the button goes away: focus goes to the composer, never to <body>.
   const focusComposer = useCallback(() => composerRef.current?.focus(), []);
 
+  // A jump whose words could not be shown (changed, ambiguous) marks its message's row.
+  useWarnedRowMark(target.state, surfaceRef);
+
   // A thread that does not exist gets a plain view: no Retry, and a composer that cannot send.
   const notFound = load.status === "error" && load.error.status === 404;
   const title =
@@ -190,6 +195,10 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
           key={`${target.dataVersion}:${target.warning}`}
           message={target.warning}
           onDismiss={dismissWarning}
+          sourceFocused={
+            target.warning === NAVIGATION_WARNINGS.changed ||
+            target.warning === NAVIGATION_WARNINGS.ambiguous
+          }
           {...(target.canRetry ? { onRetry: target.retry } : {})}
         />
       ) : null}
