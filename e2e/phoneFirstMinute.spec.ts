@@ -111,4 +111,14 @@ test("the first minute on a phone: new thread, streamed reply, cite by touch, fi
   const dialog = page.getByRole("dialog", { name: "Cited in 1 message" });
   await expect(dialog).toBeVisible();
   await expect(dialog).toBeInViewport();
+  // Its Close is one of the app's buttons (rounded, a pointer), and large enough to tap.
+  const close = dialog.getByRole("button", { name: "Close" });
+  const style = await close.evaluate((element) => {
+    const computed = getComputedStyle(element);
+    return { radius: computed.borderRadius, cursor: computed.cursor };
+  });
+  expect(style).toEqual({ radius: "8px", cursor: "pointer" });
+  expect(await smallTargets(page)).toEqual([]);
+  await close.tap();
+  await expect(dialog).toBeHidden();
 });
