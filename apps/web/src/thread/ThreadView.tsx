@@ -27,6 +27,7 @@ import { useAssistantCitationTarget } from "./useAssistantCitationTarget.ts";
 import { useChipNavigation } from "./useChipNavigation.ts";
 import { useCiteIntoComposer } from "./useCiteIntoComposer.ts";
 import { useEdgeLoading } from "./useEdgeLoading.ts";
+import { useScrollRestoration } from "./useScrollRestoration.ts";
 import { useThread } from "./useThread.ts";
 import { rangeOfMessage, useTimelineView } from "./useTimelineView.ts";
 import { useWarnedRowMark } from "./useWarnedRowMark.ts";
@@ -126,6 +127,18 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
   const { canGoBack, goBack } = useCitationReturn({
     threadId,
     ready: load.status === "ready",
+    isLoaded,
+    loadAround,
+    showMessage,
+    placeMessage,
+  });
+
+  // Browser Back / Forward: each history entry reopens the thread where it was read.
+  useScrollRestoration({
+    threadId,
+    ready: load.status === "ready",
+    surfaceRef,
+    getScrollElement,
     isLoaded,
     loadAround,
     showMessage,
