@@ -11,8 +11,9 @@ import { useLocation } from "@tanstack/react-router";
 import { type RefObject, useEffect, useRef } from "react";
 import { readCitationReturnPoint } from "../citations/assistantCitationNavigation.ts";
 
+/** A row's top, in CSS pixels below the top of the view (or the view at the end). */
 type SavedPlace =
-  | { threadId: string; messageId: string; viewPosition: number }
+  | { threadId: string; messageId: string; offset: number }
   | { threadId: string; atEnd: true };
 
 const places = new Map<string, SavedPlace>();
@@ -48,11 +49,51 @@ function readPlace(scroller: HTMLElement, threadId: string): SavedPlace | null {
   for (const row of scroller.querySelectorAll<HTMLElement>("[data-message-id]")) {
     const rect = row.getBoundingClientRect();
     if (rect.top < box.top - 0.5 || rect.top >= box.bottom) continue;
-    const room = box.height - rect.height;
-    const viewPosition = room <= 0 ? 0 : Math.min(1, Math.max(0, (rect.top - box.top) / room));
-    return { threadId, messageId: row.getAttribute("data-message-id") ?? "", viewPosition };
+    return {
+      threadId,
+      messageId: row.getAttribute("data-message-id") ?? "",
+      offset: rect.top - box.top,
+    };
   }
   return null;
+}
+
+/** How long a restored row is held at its place while its neighbours are measured (ms). */
+const HOLD_MS = 1000;
+
+/** Calls `place` every frame for {@link HOLD_MS}, until the reader scrolls, presses or types. */
+function holdPlace(place: () => boolean): () => void {
+  const started = performance.now();
+  let frame = 0;
+  const stop = () => {
+    cancelAnimationFrame(frame);
+    for (const type of ["wheel", "touchmove", "keydown", "pointerdown"]) {
+      window.removeEventListener(type, stop, true);
+    }
+  };
+  const tick = () => {
+    if (performance.now() - started > HOLD_MS) return stop();
+    place();
+    frame = requestAnimationFrame(tick);
+  };
+  for (const type of ["wheel", "touchmove", "keydown", "pointerdown"]) {
+    window.addEventListener(type, stop, { capture: true, passive: true });
+  }
+  frame = requestAnimationFrame(tick);
+  return stop;
+}
+
+/** Puts a mounted row's top `offset` px below the view's top; false when it is not mounted. */
+function placeRow(
+  timeline: Pick<UseScrollRestorationOptions, "getScrollElement" | "placeMessage">,
+  place: { messageId: string; offset: number },
+): boolean {
+  const scroller = timeline.getScrollElement();
+  const row = scroller?.querySelector(`[data-message-id="${CSS.escape(place.messageId)}"]`);
+  if (!scroller || !row) return false;
+  const room = scroller.clientHeight - row.getBoundingClientRect().height;
+  const viewPosition = room <= 0 ? 0 : Math.min(1, Math.max(0, place.offset / room));
+  return timeline.placeMessage(place.messageId, viewPosition);
 }
 
 /** See the module doc. */
@@ -90,15 +131,26 @@ export function useScrollRestoration(options: UseScrollRestorationOptions): void
     if (place === undefined || place.threadId !== threadId || "atEnd" in place) return;
     const { isLoaded, loadAround } = latest.current;
     let cancelled = false;
+    let stopHolding = () => {};
     const apply = () => {
       if (cancelled) return;
-      const { placeMessage, showMessage } = latest.current;
-      if (!placeMessage(place.messageId, place.viewPosition)) showMessage(place);
+      const { showMessage } = latest.current;
+      if (!placeRow(latest.current, place)) {
+        const height = latest.current.getScrollElement()?.clientHeight ?? 0;
+        showMessage({
+          messageId: place.messageId,
+          viewPosition: height > 0 ? Math.min(1, Math.max(0, place.offset / height)) : 0,
+        });
+      }
+      // A new session places the row by estimated sizes: hold it at its exact place while the
+      // rows around it are measured.
+      stopHolding = holdPlace(() => placeRow(latest.current, place));
     };
     if (isLoaded(place.messageId)) apply();
     else void loadAround(place.messageId).then((result) => result.status === "loaded" && apply());
     return () => {
       cancelled = true;
+      stopHolding();
     };
   }, [ready, key, threadId]);
 }
