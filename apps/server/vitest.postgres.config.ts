@@ -14,6 +14,8 @@ export const POSTGRES_TEST_FILES = [
   "src/demo.integration.test.ts",
   "src/domain/providerService.test.ts",
   "src/domain/turnWriter.test.ts",
+  "src/domain/turnLease.test.ts",
+  "src/domain/interruptedLog.test.ts",
   "src/turns.shutdown.test.ts",
   "src/crash.test.ts",
   "src/**/*.postgres.test.ts",

@@ -1,70 +1,67 @@
 /**
- * The server's import rules (README "Layers and their rules"), read from the source: imports go
- * one way, http → domain → storage, and no module of `src/` imports itself through others.
+ * The server's import rules (README "Layers and their rules"), held to the repository's one
+ * checker (scripts/importRules.ts, also run by `pnpm cycles`): imports go one way, http → domain →
+ * storage, adapters and storage import no other layer, and no module of `src/` imports itself
+ * through others. Each rule is also shown to catch the direction it forbids.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import {
+  cycles,
+  edgesOf,
+  importGraph,
+  layerViolations,
+  repoPath,
+} from "../../../scripts/importRules.ts";
 
-const SRC = resolve(import.meta.dirname);
+const SRC = "apps/server/src/";
+const graph = importGraph();
+const serverEdges = edgesOf(graph).filter(([from]) => from.startsWith(SRC));
 
-/** Every non-test module of src/, by path relative to src/. */
-function modules(dir = SRC): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return modules(path);
-    return /\.ts$/.test(entry.name) && !/\.(test|bench)\.ts$/.test(entry.name)
-      ? [relative(SRC, path)]
-      : [];
-  });
-}
-
-/** The modules of src/ that `file` imports (type-only imports included). */
-function importsOf(file: string): string[] {
-  const text = readFileSync(join(SRC, file), "utf8");
-  const specifiers = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^;]*?from\s+"(\.[^"]+)"/g)];
-  return specifiers.map((m) => relative(SRC, resolve(dirname(join(SRC, file)), m[1]!)));
-}
-
-const graph = new Map(modules().map((file) => [file, importsOf(file)]));
+/** The forbidden directions the server README claims, as [from layer, to layer]. */
+const CLAIMED: readonly [string, string][] = [
+  ["http", "storage"],
+  ["domain", "http"],
+  ["storage", "domain"],
+  ["storage", "http"],
+  ["storage", "providers"],
+  ["providers", "domain"],
+  ["providers", "http"],
+  ["providers", "storage"],
+];
 
 describe("server layers", () => {
   it("finds the modules and their imports", () => {
-    expect(graph.get("http/app.ts")).toContain("domain/errors.ts");
+    expect(serverEdges).toContainEqual([`${SRC}http/app.ts`, `${SRC}domain/errors.ts`]);
   });
 
-  it("keeps http away from storage, and storage away from domain, providers and http", () => {
-    const broken: string[] = [];
-    for (const [file, imports] of graph) {
-      for (const target of imports) {
-        if (file.startsWith("http/") && target.startsWith("storage/"))
-          broken.push(`${file} → ${target}`);
-        if (file.startsWith("storage/") && /^(domain|http|providers)\//.test(target)) {
-          broken.push(`${file} → ${target}`);
-        }
-      }
+  it("checks every forbidden direction it claims, and only in non-test modules", () => {
+    for (const [from, to] of CLAIMED) {
+      const edge: [string, string] = [`${SRC}${from}/made-up.ts`, `${SRC}${to}/made-up.ts`];
+      expect(layerViolations([edge]), `${from} ↛ ${to}`).toHaveLength(1);
+      const testEdge: [string, string] = [`${SRC}${from}/made-up.test.ts`, edge[1]];
+      expect(layerViolations([testEdge]), `${from} test → ${to}`).toEqual([]);
     }
-    expect(broken).toEqual([]);
+    // The allowed directions stay allowed.
+    for (const [from, to] of [
+      ["http", "domain"],
+      ["domain", "storage"],
+      ["domain", "providers"],
+    ]) {
+      expect(layerViolations([[`${SRC}${from}/a.ts`, `${SRC}${to}/b.ts`]])).toEqual([]);
+    }
+  });
+
+  it("keeps http away from storage, domain away from http, and storage and adapters below", () => {
+    expect(layerViolations(serverEdges)).toEqual([]);
   });
 
   it("has no import cycle", () => {
-    const cycles: string[] = [];
-    const state = new Map<string, "open" | "done">();
-    const path: string[] = [];
-    const visit = (file: string) => {
-      state.set(file, "open");
-      path.push(file);
-      for (const target of graph.get(file) ?? []) {
-        if (state.get(target) === "open") {
-          cycles.push([...path.slice(path.indexOf(target)), target].join(" → "));
-        } else if (!state.has(target) && graph.has(target)) {
-          visit(target);
-        }
-      }
-      path.pop();
-      state.set(file, "done");
-    };
-    for (const file of graph.keys()) if (!state.has(file)) visit(file);
-    expect(cycles).toEqual([]);
+    const server = new Map(
+      [...graph]
+        .filter(([file]) => repoPath(file).startsWith(SRC))
+        .map(([file, targets]) => [file, targets.filter((to) => repoPath(to).startsWith(SRC))]),
+    );
+    expect(server.size).toBeGreaterThan(50);
+    expect(cycles(server).map((component) => component.map(repoPath))).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@
  * Entry point: `pnpm --filter @app/server start` (behind `npm start`). Also exports
  * {@link startServer} for tests, benchmarks and the e2e rig.
  */
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { pathToFileURL } from "node:url";
 import { serve } from "@hono/node-server";
@@ -11,6 +12,7 @@ import { ProviderService } from "./domain/providerService.ts";
 import { ThreadService } from "./domain/threadService.ts";
 import { WorkspaceFileIndex } from "./domain/workspaceFiles.ts";
 import { createApp } from "./http/app.ts";
+import { answerClientErrors } from "./http/clientErrors.ts";
 import { SseConnections } from "./http/sse.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import type { ProviderAdapter } from "./providers/types.ts";
@@ -113,6 +115,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     await store.close();
     throw listenError(error, config);
   }
+  answerClientErrors(server as Server);
   const { port } = server.address() as AddressInfo;
   listeningPort = port;
   const host = config.host.includes(":") ? `[${config.host}]` : config.host;

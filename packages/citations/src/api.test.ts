@@ -37,12 +37,14 @@ const DESIGN_NAMES = [
 /** The documented extras (README.md, "API"). */
 const EXTRA_NAMES = [
   "ASSISTANT_CITATION_SCHEME",
+  "ASSISTANT_CITATION_LINK_OPENER",
   "isAssistantCitationHref",
   "looksLikeAssistantCitationLink",
   "parseAssistantCitationLink",
   "removeAssistantCitationSyntax",
   "hasNonWhitespace",
   "isAssistantCitation",
+  "isWellFormedUtf16",
   "buildNormalizedRenderedText",
   "isRenderedWhitespaceCode",
   "normalizedRangeToRaw",
@@ -70,6 +72,7 @@ describe("@app/citations public API (DESIGN.md section 4)", () => {
     expect(api.ASSISTANT_CITATION_MAX_HREF_LENGTH).toBe(160000);
     expect(api.PROVIDER_INPUT_MAX_CHARS).toBe(120000);
     expect(api.ASSISTANT_CITATION_SCHEME).toBe("t3-citation");
+    expect(api.ASSISTANT_CITATION_LINK_OPENER).toBe("[Assistant quote](");
     expectTypeOf<typeof api.ASSISTANT_CITATION_LABEL>().toEqualTypeOf<"Assistant quote">();
     expectTypeOf<typeof api.ASSISTANT_CITATION_MAX_HREF_LENGTH>().toEqualTypeOf<160000>();
     expectTypeOf<typeof api.PROVIDER_INPUT_MAX_CHARS>().toEqualTypeOf<120000>();
@@ -161,6 +164,7 @@ describe("@app/citations public API (DESIGN.md section 4)", () => {
     >();
     expectTypeOf(api.removeAssistantCitationSyntax).toEqualTypeOf<(text: string) => string>();
     expectTypeOf(api.hasNonWhitespace).toEqualTypeOf<(value: string) => boolean>();
+    expectTypeOf(api.isWellFormedUtf16).toEqualTypeOf<(value: string) => boolean>();
     expectTypeOf(api.isAssistantCitation).guards.toEqualTypeOf<AssistantCitation>();
     expectTypeOf(api.isRenderedWhitespaceCode).toEqualTypeOf<(code: number) => boolean>();
     expectTypeOf(api.buildNormalizedRenderedText).parameters.toEqualTypeOf<[raw: string]>();
@@ -175,6 +179,6 @@ describe("@app/citations public API (DESIGN.md section 4)", () => {
     expectTypeOf(api.truncateText).toEqualTypeOf<
       (text: string, max: number, ellipsis?: string) => string
     >();
-    for (const name of EXTRA_NAMES.slice(1)) expect(typeof exported[name], name).toBe("function");
+    for (const name of EXTRA_NAMES.slice(2)) expect(typeof exported[name], name).toBe("function");
   });
 });

@@ -14,11 +14,12 @@ export { getAssistantCitationChipLabel } from "./chipLabel.ts";
 export { type CollectedAssistantCitation, collectAssistantCitations } from "./collect.ts";
 // Contract: adding or removing a comment.
 export { withAssistantCitationComment } from "./comment.ts";
-// Contract: the label and every limit. Extra: ASSISTANT_CITATION_SCHEME, for code that must keep
-// the scheme's name out of its output.
+// Contract: the label and every limit. Extras: ASSISTANT_CITATION_SCHEME, for code that must keep
+// the scheme's name out of its output; ASSISTANT_CITATION_LINK_OPENER, the text that opens a link.
 export {
   ASSISTANT_CITATION_CONTEXT_LENGTH,
   ASSISTANT_CITATION_LABEL,
+  ASSISTANT_CITATION_LINK_OPENER,
   ASSISTANT_CITATION_MAX_COMMENT_LENGTH,
   ASSISTANT_CITATION_MAX_HREF_LENGTH,
   ASSISTANT_CITATION_MAX_ID_LENGTH,
@@ -63,12 +64,13 @@ export {
 export { renderAssistantCitationsAsText } from "./renderAsText.ts";
 // Contract: resolution of a quote in a rendered text.
 export { type AssistantCitationTextMatch, findAssistantCitationText } from "./resolve.ts";
-// Contract: the schema and type. Extra: the schema's own checks.
+// Contract: the schema and type. Extra: the schema's own checks (well-formed UTF-16 among them).
 export {
   type AssistantCitation,
   AssistantCitationSchema,
   hasNonWhitespace,
   isAssistantCitation,
+  isWellFormedUtf16,
 } from "./schema.ts";
 // Contract: the selector of a selection.
 export { type AssistantCitationSelector, createAssistantCitationSelector } from "./selector.ts";

@@ -7,6 +7,18 @@ export { type MarkdownFlavor, parseSafeMarkdown } from "./markdownParse.ts";
 export * from "./promptTokens.ts";
 export { remarkPromptTokens } from "./remarkPromptTokens.ts";
 export { renderedTextOfMarkdown, renderedTextSteps } from "./renderedText.ts";
+export {
+  BLOCK_TAGS,
+  EXCLUDED_TAGS,
+  isCollapsibleCode,
+  PREFORMATTED_TAGS,
+  type WhiteSpaceMode,
+} from "./renderedTextRules.ts";
+export {
+  type RenderedTextSegmentKind,
+  RenderedTextWriter,
+  type SegmentRecorder,
+} from "./renderedTextWriter.ts";
 export { classifyHref, type HrefKind, markdownUrlTransform } from "./safeHref.ts";
 export { type MarkdownBlock, splitMarkdownBlocks } from "./splitMarkdownBlocks.ts";
 export {

@@ -22,89 +22,15 @@ import {
 } from "@app/citations";
 import type { ElementContent, Root, RootContent } from "hast";
 import { type MarkdownFlavor, parseSafeMarkdown } from "./markdownParse.ts";
-import { RenderedTextWriter, type WhiteSpaceMode } from "./renderedTextWriter.ts";
+import {
+  BLOCK_TAGS,
+  EXCLUDED_TAGS,
+  PREFORMATTED_TAGS,
+  type WhiteSpaceMode,
+} from "./renderedTextRules.ts";
+import { RenderedTextWriter } from "./renderedTextWriter.ts";
 import { classifyHref } from "./safeHref.ts";
 import { splitMarkdownBlocks } from "./splitMarkdownBlocks.ts";
-
-/** Elements whose content is never displayed text, or that are controls (as the DOM module). */
-const EXCLUDED_TAGS = new Set([
-  "button",
-  "input",
-  "select",
-  "textarea",
-  "option",
-  "optgroup",
-  "datalist",
-  "meter",
-  "progress",
-  "script",
-  "style",
-  "template",
-  "noscript",
-  "svg",
-  "math",
-  "picture",
-  "video",
-  "audio",
-  "canvas",
-  "iframe",
-  "object",
-  "embed",
-  "head",
-  "title",
-  "meta",
-  "link",
-]);
-
-/** Block-level tags (the browser's default `display`, as the DOM module's fallback). */
-const BLOCK_TAGS = new Set([
-  "address",
-  "article",
-  "aside",
-  "blockquote",
-  "caption",
-  "dd",
-  "details",
-  "dialog",
-  "div",
-  "dl",
-  "dt",
-  "fieldset",
-  "figcaption",
-  "figure",
-  "footer",
-  "form",
-  "h1",
-  "h2",
-  "h3",
-  "h4",
-  "h5",
-  "h6",
-  "header",
-  "hgroup",
-  "hr",
-  "legend",
-  "li",
-  "listing",
-  "main",
-  "menu",
-  "nav",
-  "ol",
-  "p",
-  "plaintext",
-  "pre",
-  "section",
-  "summary",
-  "table",
-  "tbody",
-  "tfoot",
-  "thead",
-  "tr",
-  "ul",
-  "xmp",
-]);
-
-const PREFORMATTED_TAGS = new Set(["pre", "listing", "xmp", "plaintext"]);
 
 type Layout = "block" | "cell" | "inline";
 
@@ -142,7 +68,8 @@ function boxOf(
 ): Box | null {
   const tag = element.tagName;
   const properties = element.properties;
-  if (EXCLUDED_TAGS.has(tag)) return null;
+  // `img` is MarkdownImage, which shows a label (below); every other excluded tag shows nothing.
+  if (tag !== "img" && EXCLUDED_TAGS.has(tag)) return null;
   if (properties.hidden === true || properties.ariaHidden === "true") return null;
   if (tag === "a") {
     // MarkdownLink: drops every property but href; the label, a chip, or the link's source.
@@ -154,7 +81,7 @@ function boxOf(
       if (parsed !== null) {
         // The chip group (`white-space: nowrap`), its label blockified by the `inline-flex` chip.
         writer.requestLineBreak();
-        writer.write(getAssistantCitationChipLabel(parsed.citation), "collapse");
+        writer.write(getAssistantCitationChipLabel(parsed.citation), "collapse", null);
         writer.requestLineBreak();
         return null;
       }
@@ -189,7 +116,7 @@ function writeTree(tree: Root, block: Block, writer: RenderedTextWriter): void {
       continue;
     }
     if (child.type === "text") {
-      writer.write(child.value, frame.box.mode);
+      writer.write(child.value, frame.box.mode, null);
       continue;
     }
     if (child.type !== "element") continue;

@@ -8,6 +8,8 @@ import {
   CreateThreadBodySchema,
   ErrorBodySchema,
   ErrorCodeSchema,
+  isTurnFinished,
+  isTurnRunning,
   MessagePageSchema,
   MessageSchema,
   SendTurnBodySchema,
@@ -16,6 +18,7 @@ import {
   ThreadSchema,
   ThreadSearchResponseSchema,
   TurnSchema,
+  TurnStatusSchema,
   UserInputAnswerBodySchema,
   UserInputAnswerResponseSchema,
   UserInputRequestSchema,
@@ -182,5 +185,17 @@ describe("thread search response", () => {
       false,
     );
     expect(ErrorCodeSchema.safeParse("invalid_query").success).toBe(true);
+  });
+});
+
+describe("turn status", () => {
+  it("isTurnRunning / isTurnFinished split every status in two, and no turn is not running", () => {
+    const running = TurnStatusSchema.options.filter((status) => isTurnRunning({ status }));
+    expect(running).toEqual(["running", "waiting_for_input"]);
+    for (const status of TurnStatusSchema.options) {
+      expect(isTurnFinished({ status })).toBe(!running.includes(status));
+    }
+    expect(isTurnRunning(null)).toBe(false);
+    expect(isTurnRunning(undefined)).toBe(false);
   });
 });

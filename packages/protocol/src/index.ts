@@ -27,6 +27,7 @@ export const ErrorCodeSchema = z.enum([
   "turn_not_running",
   "user_input_request_resolved",
   "payload_too_large",
+  "headers_too_large",
   "unsupported_media_type",
   "too_many_event_streams",
   "internal_error",
@@ -92,6 +93,19 @@ export const TurnStatusSchema = z.enum([
   "cancelled",
 ]);
 export type TurnStatus = z.infer<typeof TurnStatusSchema>;
+
+/**
+ * Whether a turn has not ended: `running` or `waiting_for_input` (it may still write messages or
+ * ask for input). The one owner of this rule for server and web; no turn (`null`) is not running.
+ */
+export function isTurnRunning(turn: { readonly status: TurnStatus } | null | undefined): boolean {
+  return turn != null && (turn.status === "running" || turn.status === "waiting_for_input");
+}
+
+/** Whether a turn has ended (completed, failed or cancelled): its status is final. */
+export function isTurnFinished(turn: { readonly status: TurnStatus }): boolean {
+  return !isTurnRunning(turn);
+}
 
 export const TurnSchema = z.object({
   id: z.string(),

@@ -3,7 +3,7 @@
  * (@hono/node-server/serve-static), same behaviour as src/http/static.ts: SPA fallback, cache
  * headers, placeholder page without a build. It passed all of src/http's tests (40) in place of
  * src/http/static.ts but was slower on large files, so the server keeps the hand-written one
- * (README, "Static files"). serveStatic refuses `..` segments, backslashes, doubled slashes and any
+ * (src/http/README.md, "Static files"). serveStatic refuses `..` segments, backslashes, doubled slashes and any
  * `%` left after decoding (e.g. `%2f`); such paths fall through to the fallback.
  */
 import { existsSync } from "node:fs";

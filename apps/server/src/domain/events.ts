@@ -13,13 +13,13 @@
  * registered before the last stored id is read, so every event after its resume point is either
  * replayed or delivered live (the SSE layer drops the ids it already sent).
  *
- * Streaming text is the one exception to "stored first": {@link ThreadEventLog.broadcast} hands a
- * chunk to listeners at once, without an id, so readers see every delta immediately while the
- * database is written only every ~100 ms (one delta row per flush). A shared store also passes
- * the chunk to the other processes ({@link ChatStore.shareLiveDelta}, batched every few
- * milliseconds), whose listeners get it the same way. The SSE layer sends each
- * character once per client and moves the client's `Last-Event-ID` forward when the stored
- * row covering those characters commits.
+ * Streaming text is stored first too (issue 29: what a reader saw stays after a crash): the
+ * writer stores a delta row every ~100 ms, and after each commit {@link ThreadEventLog.broadcast}
+ * hands the same text to listeners without an id. A shared store also passes it to the other
+ * processes ({@link ChatStore.shareLiveDelta}, batched every few milliseconds), whose listeners
+ * get it the same way even when the rows are compacted before they read them. The SSE layer
+ * sends each character once per client and moves the client's `Last-Event-ID` forward over
+ * stored rows whose text it already has.
  */
 import type { ServerEvent } from "@app/protocol";
 import type { ChatQueries, ChatStore, LiveDelta, StoredEvent } from "../storage/chatStore.ts";
@@ -77,13 +77,27 @@ export class ThreadEventLog {
   }
 
   /**
-   * Hands a not yet stored `message.delta` to this process's listeners at once (no id), and to
-   * other processes' through a shared store. The caller stores the same text later with
-   * {@link EventTx.publish}, which then carries the id.
+   * Hands a stored `message.delta` to this process's listeners at once (no id), and to other
+   * processes' through a shared store (the writer calls it after the commit that stored the
+   * text with {@link EventTx.publish}).
    */
   broadcast(threadId: string, event: LiveDelta): void {
     this.#store.shareLiveDelta?.(threadId, event);
     this.#deliverLive(threadId, event);
+  }
+
+  /** True when other processes share the store (their readers get chunks through it). */
+  get shared(): boolean {
+    return this.#store.shared;
+  }
+
+  /**
+   * Resolves once every chunk broadcast so far has gone to the other processes (at once when
+   * the store is not shared): a transaction committed afterwards reaches them after those
+   * chunks, e.g. a message's last chunk before its `message.completed`.
+   */
+  broadcastSent(): Promise<void> {
+    return this.#store.flushLiveDeltas?.() ?? Promise.resolve();
   }
 
   /**

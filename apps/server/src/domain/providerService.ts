@@ -24,12 +24,13 @@
  */
 import { randomUUID } from "node:crypto";
 import { checkProviderInput, PROVIDER_INPUT_MAX_CHARS } from "@app/citations";
-import type { SendTurnResponse, Turn } from "@app/protocol";
-import { silentLogger } from "../logger.ts";
+import { isTurnRunning, type SendTurnResponse, type Turn } from "@app/protocol";
+import { type Logger, silentLogger } from "../logger.ts";
 import type { ProviderAdapter } from "../providers/types.ts";
 import type { ChatStore } from "../storage/chatStore.ts";
 import { deriveThreadNames } from "../titles.ts";
 import { recordCitations, threadsWrittenBy } from "./backlinks.ts";
+import { checkCitationText } from "./citationText.ts";
 import { DomainError, threadNotFound } from "./errors.ts";
 import type { ThreadEventLog } from "./events.ts";
 import {
@@ -45,7 +46,6 @@ import { StorageRetry } from "./storageRetry.ts";
 import {
   CANCELLED,
   finishStoredMessages,
-  isUnfinished,
   recordInterrupted,
   recordOutcome,
 } from "./turnOutcome.ts";
@@ -75,6 +75,7 @@ export class ProviderService {
   readonly #queue: TurnQueue;
   readonly #runner: TurnRunner;
   readonly #questions: UserInputRequests;
+  readonly #logger: Logger;
   readonly #ready: Promise<void>;
   #closing = false;
   #closed = false;
@@ -85,6 +86,7 @@ export class ProviderService {
     this.#adapter = options.adapter;
     this.#now = options.now ?? (() => new Date().toISOString());
     const logger = options.logger ?? silentLogger;
+    this.#logger = logger;
     this.#retry = new StorageRetry(options.storageRetryMs ?? STORAGE_RETRY_MS, logger);
     this.#questions = new UserInputRequests({
       store: this.#store,
@@ -113,7 +115,10 @@ export class ProviderService {
       events: this.#events,
       leaseMs,
       run: (threadId, turnId, input) => this.#runner.run(threadId, turnId, input),
-      interrupt: (w, turn) => recordInterrupted(w, turn, this.#now),
+      interrupt: async (w, turn) => {
+        await recordInterrupted(w, turn, this.#now);
+        logInterrupted(logger, turn);
+      },
     });
     // SQLite: this process owns the file, so every unfinished turn was cut off by the last one
     // (on a full disk this waits in the retry queue instead of failing the start). A shared
@@ -163,6 +168,7 @@ export class ProviderService {
     if (trimmed === "") {
       throw new DomainError("empty_input", "The message is empty. Type something to send.");
     }
+    checkCitationText(trimmed);
     // The kernel owns the limit and its message, and expands once.
     const check = checkProviderInput(trimmed);
     if (!check.ok) {
@@ -240,7 +246,7 @@ export class ProviderService {
       throw new DomainError("turn_not_found", `Turn "${turnId}" is not in this thread.`);
     }
     if (turn.status === "cancelled") return turn;
-    if (!isUnfinished(turn)) {
+    if (!isTurnRunning(turn)) {
       throw new DomainError(
         "turn_not_running",
         `Turn "${turnId}" has already ended (${turn.status}); there is nothing to stop.`,
@@ -254,14 +260,16 @@ export class ProviderService {
       await this.#events.atomically(async (w) => {
         // Under the queue lock, so no process claims it meanwhile.
         await w.tx.lockTurnQueue(threadId);
-        if (!isUnfinished(await w.tx.getTurn(turnId))) return;
+        // Before any other row: the process running it locks the turn first too (turnLease.ts).
+        await w.tx.lockTurn(turnId);
+        if (!isTurnRunning(await w.tx.getTurn(turnId))) return;
         await finishStoredMessages(w, threadId, turnId, "complete");
         await recordOutcome(w, { threadId, turnId }, null, CANCELLED, this.#now);
       });
       this.#queue.pump(threadId);
     }
     const after = (await this.#store.getTurn(turnId))!;
-    if (isUnfinished(after)) {
+    if (isTurnRunning(after)) {
       throw new DomainError(
         "storage_unavailable",
         "The turn was stopped, but storage is unavailable; its state is saved once it is back.",
@@ -307,12 +315,20 @@ export class ProviderService {
    * never started stay queued and run in order once claiming starts.
    */
   async #failInterruptedTurns(): Promise<void> {
-    await this.#events.atomically(async (w) => {
-      for (const turn of await w.tx.startedUnfinishedTurns()) {
-        await recordInterrupted(w, turn, this.#now);
-      }
+    const interrupted = await this.#events.atomically(async (w) => {
+      const turns = await w.tx.startedUnfinishedTurns();
+      for (const turn of turns) await recordInterrupted(w, turn, this.#now);
+      return turns;
     });
+    for (const turn of interrupted) logInterrupted(this.#logger, turn);
   }
+}
+
+/** Every failed turn is logged (README), interrupted ones too (issue 29). */
+function logInterrupted(logger: Logger, turn: Turn): void {
+  logger.warn(
+    `Turn ${turn.id} of thread ${turn.threadId} failed (interrupted): the process running it stopped before it finished.`,
+  );
 }
 
 function shuttingDown(): DomainError {

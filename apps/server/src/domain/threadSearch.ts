@@ -4,6 +4,7 @@
  * shared matcher of `@app/markdown`, which also gives the offsets into the message's rendered
  * text, so SQLite and PostgreSQL answer alike. Pages follow thread order and end at a message.
  */
+import { isWellFormedUtf16 } from "@app/citations";
 import { findTextMatches } from "@app/markdown";
 import type { ThreadSearchMatch, ThreadSearchResponse } from "@app/protocol";
 import type { ChatQueries } from "../storage/chatStore.ts";
@@ -14,8 +15,18 @@ export const MAX_SEARCH_QUERY = 200;
 /** Ranges per page when the client gives no `limit`, and the most it may ask for. */
 export const DEFAULT_SEARCH_LIMIT = 200;
 export const MAX_SEARCH_LIMIT = 1000;
-/** Candidates read from the store at a time. */
-const CANDIDATE_BATCH = 200;
+/**
+ * Candidates read from the store at a time: 8 at first, doubling up to 64, so a page that fills
+ * with its first messages (long ones, many ranges each) does not read dozens it never checks.
+ */
+const FIRST_CANDIDATE_BATCH = 8;
+const MAX_CANDIDATE_BATCH = 64;
+/**
+ * Characters of candidate text one request checks at most (issue 29): past it the page ends
+ * early, with `nextCursor` where the next page goes on, so no query, however bad, holds the
+ * event loop for long; the client follows `nextCursor` as for a full page.
+ */
+export const SEARCH_SCAN_BUDGET_CHARS = 4_000_000;
 
 /** A search request, validated by {@link checkSearchQuery} and the route. */
 export interface ThreadSearchRequest {
@@ -25,6 +36,8 @@ export interface ThreadSearchRequest {
   cursor?: string | undefined;
   /** Ranges per page (default {@link DEFAULT_SEARCH_LIMIT}). */
   limit?: number | undefined;
+  /** Characters of candidate text this page may check (default {@link SEARCH_SCAN_BUDGET_CHARS}). */
+  scanBudgetChars?: number | undefined;
 }
 
 /** Throws `invalid_query` unless `query` is 1..200 UTF-16 units of well-formed text without NUL. */
@@ -35,7 +48,7 @@ export function checkSearchQuery(query: string | undefined): string {
     throw invalid(`is ${query.length} characters long; the most is ${MAX_SEARCH_QUERY}`);
   }
   if (query.includes("\u0000")) throw invalid("contains NUL (U+0000)");
-  if (/\p{Surrogate}/u.test(query)) throw invalid("is not valid text (a lone surrogate)");
+  if (!isWellFormedUtf16(query)) throw invalid("is not valid text (a lone surrogate)");
   return query;
 }
 
@@ -51,7 +64,8 @@ function parseCursor(cursor: string): number {
 
 /**
  * One page of matches: whole messages, oldest first, until `limit` ranges are reached (at least
- * one message). `nextCursor` is set only when a later message matches too.
+ * one message) or the scan budget is spent. `nextCursor` is set when a later message matches
+ * too, or when the budget ended the page before the thread's end.
  */
 export async function searchThread(
   store: Pick<ChatQueries, "searchCandidates">,
@@ -65,15 +79,19 @@ export async function searchThread(
   const matches: ThreadSearchMatch[] = [];
   let ranges = 0;
   let lastKey = afterKey;
-  for (;;) {
+  let budget = request.scanBudgetChars ?? SEARCH_SCAN_BUDGET_CHARS;
+  for (let batch = FIRST_CANDIDATE_BATCH; ; batch = Math.min(batch * 2, MAX_CANDIDATE_BATCH)) {
     const candidates = await store.searchCandidates({
       threadId,
       query,
       caseSensitive: options.caseSensitive,
       afterKey,
-      limit: CANDIDATE_BATCH,
+      limit: batch,
     });
     for (const candidate of candidates) {
+      // Spent: the next page starts at this candidate (the cursor is the key before it).
+      if (budget <= 0) return { matches, nextCursor: String(afterKey) };
+      budget -= candidate.text.length;
       afterKey = candidate.key;
       const found = findTextMatches(candidate.text, query, options);
       if (found.ranges.length === 0) continue;
@@ -88,6 +106,6 @@ export async function searchThread(
       ranges += found.ranges.length;
       lastKey = candidate.key;
     }
-    if (candidates.length < CANDIDATE_BATCH) return { matches, nextCursor: null };
+    if (candidates.length < batch) return { matches, nextCursor: null };
   }
 }

@@ -13,6 +13,7 @@ import type {
   ThreadSearchResponse,
   Turn,
 } from "@app/protocol";
+import { isTurnFinished } from "@app/protocol";
 import type { ChatStore, MessageWindow } from "../storage/chatStore.ts";
 import { NOT_CITED } from "../storage/citationIndex.ts";
 import { DomainError, threadNotFound } from "./errors.ts";
@@ -144,11 +145,7 @@ export class ThreadService {
    * pairs an ended turn with a streaming message.
    */
   async #settledMessages(messages: Message[], turns: Turn[]): Promise<Message[]> {
-    const ended = new Set(
-      turns
-        .filter((t) => t.status !== "running" && t.status !== "waiting_for_input")
-        .map((t) => t.id),
-    );
+    const ended = new Set(turns.filter(isTurnFinished).map((t) => t.id));
     const stale = messages.filter((m) => m.status === "streaming" && ended.has(m.turnId));
     if (stale.length === 0) return messages;
     const fresh = new Map<string, Message>();

@@ -5,7 +5,7 @@
  * after its lease expired) is left as it is.
  */
 import { randomUUID } from "node:crypto";
-import type { Turn, TurnErrorCode, TurnStatus } from "@app/protocol";
+import { isTurnRunning, type Turn, type TurnErrorCode, type TurnStatus } from "@app/protocol";
 import type { EventTx } from "./events.ts";
 import { storableProviderText } from "./providerText.ts";
 import { TurnStop } from "./turnStop.ts";
@@ -28,11 +28,6 @@ export const INTERRUPTED: TurnOutcome = {
   },
 };
 
-/** The turn is still running or waiting for input. */
-export function isUnfinished(turn: Turn | null): boolean {
-  return turn !== null && (turn.status === "running" || turn.status === "waiting_for_input");
-}
-
 /**
  * Inside a transaction: the turn's messages finished (the writer's, whole), its pending
  * questions cancelled, an error notice, then its status. Does nothing for a turn that has
@@ -46,7 +41,7 @@ export async function recordOutcome(
   now: () => string,
 ): Promise<void> {
   const { threadId, turnId } = turn;
-  if (!isUnfinished(await w.tx.getTurn(turnId))) return;
+  if (!isTurnRunning(await w.tx.getTurn(turnId))) return;
   await writer?.finishAll(w, outcome.status === "failed" ? "error" : "complete");
   await cancelPendingRequests(w, threadId, turnId, now);
   const at = now();

@@ -4,7 +4,7 @@
  * records how it ended (now, or once storage accepts it). It keeps the turns running in this
  * process, so Stop and shutdown can reach them.
  */
-import type { ServerEvent } from "@app/protocol";
+import { isTurnRunning, type ServerEvent } from "@app/protocol";
 import type { Logger } from "../logger.ts";
 import type {
   ProviderAdapter,
@@ -17,11 +17,11 @@ import type { ThreadEventLog } from "./events.ts";
 import { storableWriter } from "./providerText.ts";
 import type { StorageRetry } from "./storageRetry.ts";
 import { TurnDeadlines } from "./turnDeadlines.ts";
+import { guardTurn } from "./turnLease.ts";
 import {
   COMPLETED,
   deadlineStop,
   failureOutcome,
-  isUnfinished,
   recordOutcome,
   stopOutcome,
   type TurnOutcome,
@@ -45,7 +45,7 @@ export interface TurnRunnerOptions {
   logger: Logger;
   questions: UserInputRequests;
   /** The thread queues (leases, and the next turn once one ends). */
-  queue: () => Pick<TurnQueue, "holdLease" | "pump">;
+  queue: () => Pick<TurnQueue, "holdLease" | "pump" | "owner">;
   /** True once the service has closed: final writes still waiting are dropped. */
   closed: () => boolean;
 }
@@ -105,6 +105,8 @@ export class TurnRunner {
       maxReplyChars: o.maxReplyChars,
       onActivity: () => deadlines.touch(),
       onStop: stop,
+      guard: (w) => guardTurn(w, turnId, o.queue().owner),
+      onLeaseLost: () => endedElsewhere(),
     });
     let settle: () => void = () => {};
     const settled = new Promise<void>((resolve) => {
@@ -135,7 +137,9 @@ export class TurnRunner {
         signal: controller.signal,
         startMessage: (kind) => storableWriter(writer.startMessage(kind)),
         requestUserInput: (questions) =>
-          o.questions.request(threadId, turnId, questions, deadlines, controller.signal),
+          o.questions.request(threadId, turnId, questions, deadlines, controller.signal, (w) =>
+            guardTurn(w, turnId, o.queue().owner),
+          ),
       };
       deadlines.start();
       // Never wait on an adapter that ignores its signal: a stop settles the turn at once.
@@ -162,7 +166,7 @@ export class TurnRunner {
 
   /** Events of a thread this process runs a turn of, from any process. */
   #onOwnThreadEvent(turnId: string, event: ServerEvent): void {
-    if (event.type === "turn.updated" && event.turn.id === turnId && !isUnfinished(event.turn)) {
+    if (event.type === "turn.updated" && event.turn.id === turnId && !isTurnRunning(event.turn)) {
       // Recorded as ended by another process (Stop there, or our lease expired).
       this.#running.get(turnId)?.endedElsewhere();
     }
@@ -194,12 +198,14 @@ export class TurnRunner {
         `Turn ${turnId} of thread ${threadId} failed (${outcome.error?.code}): ${outcome.error?.message}`,
       );
     }
-    await writer?.settled();
+    await writer?.flushBeforeFinish();
     await o.retry.run(async () => {
       if (o.closed()) return;
-      await o.events.atomically((w) =>
-        recordOutcome(w, { threadId, turnId }, writer, outcome, o.now),
-      );
+      await o.events.atomically(async (w) => {
+        // Lost to another process (or ended there): that process records the turn.
+        if (!(await w.tx.holdsTurn(turnId, o.queue().owner))) return;
+        await recordOutcome(w, { threadId, turnId }, writer, outcome, o.now);
+      });
       writer?.markFinished();
       o.queue().pump(threadId);
     });

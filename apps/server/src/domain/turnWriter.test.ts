@@ -62,6 +62,11 @@ function writerFor(
     onStop: (stop) => {
       throw new Error(`unexpected stop: ${stop.message}`);
     },
+    // The turn is always ours here (the lease guard is tested in turnLease.test.ts).
+    guard: async () => {},
+    onLeaseLost: () => {
+      throw new Error("unexpected lost lease");
+    },
   });
 }
 

@@ -1,9 +1,15 @@
 /**
  * The assistant messages of one running turn. Their text lives in memory while the provider
- * streams: every chunk reaches SSE clients at once ({@link ThreadEventLog.broadcast}), and the
- * database gets one `message.delta` row per message at most every `flushIntervalMs` or
- * `flushChars` characters, in one transaction. A write therefore costs O(chunk), however long
- * the message grows; the whole text is written once, when the message finishes.
+ * streams, and the database gets one `message.delta` row per message at most every
+ * `flushIntervalMs` or `flushChars` characters, in one transaction. A write therefore costs
+ * O(chunk), however long the message grows; the whole text is written once, when the message
+ * finishes.
+ *
+ * What a reader saw stays (issue 29): text reaches readers only once it is stored. Each flush's
+ * rows are events (listeners get them after the commit), and after the commit the same text is
+ * also broadcast ({@link ThreadEventLog.broadcast}), so other processes of a shared store get it
+ * even when the message finishes, and its rows are compacted, before they read them. A crash
+ * therefore never takes back text a client was shown; readers see a reply in flushes (~100 ms).
  *
  * Writes run one after another in the background (the adapter's `append` and `complete` never
  * wait for storage); {@link TurnWriter.settled} resolves once every queued write is done, which
@@ -17,6 +23,7 @@ import { truncateText } from "@app/citations";
 import type { ProviderMessageWriter } from "../providers/types.ts";
 import { isStorageFault, StorageUnavailableError } from "../storage/storageErrors.ts";
 import type { EventTx, ThreadEventLog } from "./events.ts";
+import { TurnLeaseLost } from "./turnLease.ts";
 import { TurnStop } from "./turnStop.ts";
 
 export const DEFAULT_FLUSH_INTERVAL_MS = 100;
@@ -35,6 +42,10 @@ export interface TurnWriterOptions {
   onActivity(): void;
   /** The turn must stop: the reply is too long or storage failed. */
   onStop(stop: TurnStop): void;
+  /** Run first in every write's transaction: throws {@link TurnLeaseLost} once the turn is not ours. */
+  guard(w: EventTx): Promise<void>;
+  /** A write found the lease lost: nothing more is written, the turn is abandoned. */
+  onLeaseLost(): void;
 }
 
 type BufferedMessage = {
@@ -49,8 +60,6 @@ type BufferedMessage = {
   finished: boolean;
   /** Its row exists (the queued insert committed). */
   created: boolean;
-  /** Chunks appended before its row existed, broadcast once it does (clients need it first). */
-  unannounced: { offset: number; delta: string }[];
 };
 
 export class TurnWriter {
@@ -93,12 +102,12 @@ export class TurnWriter {
       completed: false,
       finished: false,
       created: false,
-      unannounced: [],
     };
     this.#messages.push(message);
     // Stored before any later write of this turn (the queue keeps order), so clients see it.
     this.#enqueue(async () => {
       await this.#o.events.atomically(async (w) => {
+        await this.#o.guard(w);
         const created = await w.tx.insertAssistantMessage({
           id: message.id,
           threadId,
@@ -111,8 +120,6 @@ export class TurnWriter {
         await w.publish(threadId, { type: "message.created", message: created });
       });
       message.created = true;
-      for (const chunk of message.unannounced.splice(0))
-        this.#broadcast(message, chunk.offset, chunk.delta);
     });
     return {
       append: (chunk: string) => this.#append(message, chunk),
@@ -135,6 +142,30 @@ export class TurnWriter {
   /** Resolves once every queued write has run (a failed one has stopped the turn). */
   settled(): Promise<void> {
     return this.#writes;
+  }
+
+  /**
+   * Before the turn's final record: stores and sends the text not stored yet, so readers on
+   * every process get a reply's last characters as deltas, not only inside
+   * `message.completed`. Resolves once done (a failure has stopped the turn and is ignored:
+   * the final record stores everything).
+   */
+  async flushBeforeFinish(): Promise<void> {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#enqueue(() => this.#flushTail());
+    await this.#writes;
+  }
+
+  /**
+   * One transaction with every message's unsaved text, then its broadcast sent on. Only for a
+   * shared store: with SQLite every reader is in this process and gets the completion's own
+   * delta rows from the commit, so the extra transaction would buy nothing.
+   */
+  async #flushTail(): Promise<void> {
+    if (this.#pendingChars === 0 || !this.#o.events.shared) return;
+    await this.#commit(async () => {});
+    await this.#o.events.broadcastSent();
   }
 
   /**
@@ -198,12 +229,9 @@ export class TurnWriter {
     const room = this.#o.maxReplyChars - this.#replyChars;
     const text = truncateText(chunk, room);
     if (text !== "") {
-      const offset = message.text.length;
       message.text += text;
       this.#replyChars += text.length;
       this.#pendingChars += text.length;
-      if (message.created) this.#broadcast(message, offset, text);
-      else message.unannounced.push({ offset, delta: text });
       if (this.#pendingChars >= this.#flushChars) this.flush();
       else this.#timer ??= setTimeout(() => this.flush(), this.#flushIntervalMs);
     }
@@ -238,6 +266,9 @@ export class TurnWriter {
     this.#enqueue(async () => {
       const done = this.#messages.filter((message) => message.completed && !message.finished);
       if (done.length === 0) return;
+      // The last chunks first, stored and sent on their own: readers on every process get
+      // them as deltas before the completion (whose commit compacts the delta rows).
+      await this.#flushTail();
       await this.#commit(async (w) => {
         for (const message of done) await this.#finish(w, message, "complete");
       });
@@ -262,6 +293,10 @@ export class TurnWriter {
         await write();
       } catch (error) {
         this.#failed = true;
+        if (error instanceof TurnLeaseLost) {
+          this.#o.onLeaseLost();
+          return;
+        }
         if (!isStorageFault(error)) console.error("A reply write failed:", error);
         this.#o.onStop(storageStop(error));
       }
@@ -270,8 +305,9 @@ export class TurnWriter {
 
   /** One transaction: the unsaved text of every message as delta rows, then `more`. */
   async #commit(more: (w: EventTx) => Promise<void>): Promise<void> {
-    const marks: [BufferedMessage, number][] = [];
+    const marks: [BufferedMessage, number, string][] = [];
     await this.#o.events.atomically(async (w) => {
+      await this.#o.guard(w);
       for (const message of this.#messages) {
         if (!message.created || message.finished || message.stored === message.text.length) {
           continue;
@@ -280,7 +316,7 @@ export class TurnWriter {
         // yields, and chunks appended meanwhile belong to the next flush, not to this row.
         const length = message.text.length;
         const delta = message.text.slice(message.stored, length);
-        marks.push([message, length]);
+        marks.push([message, length, delta]);
         await w.publish(this.#o.threadId, {
           type: "message.delta",
           messageId: message.id,
@@ -292,7 +328,8 @@ export class TurnWriter {
     });
     // Only after the commit: a rolled-back flush keeps its text pending. Text appended while
     // the transaction ran stays pending for the next flush.
-    for (const [message, length] of marks) {
+    for (const [message, length, delta] of marks) {
+      this.#broadcast(message, message.stored, delta);
       this.#pendingChars -= length - message.stored;
       message.stored = length;
     }

@@ -11,16 +11,15 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Turn } from "@app/protocol";
-import { UserInputQuestionSchema } from "@app/protocol";
+import { isTurnRunning, UserInputQuestionSchema } from "@app/protocol";
 import { z } from "zod";
 import type { Logger } from "../logger.ts";
 import type { UserInputQuestion } from "../providers/types.ts";
 import type { ChatStore } from "../storage/chatStore.ts";
 import { DomainError, threadNotFound } from "./errors.ts";
-import type { ThreadEventLog } from "./events.ts";
+import type { EventTx, ThreadEventLog } from "./events.ts";
 import { storableQuestions } from "./providerText.ts";
 import type { TurnDeadlines } from "./turnDeadlines.ts";
-import { isUnfinished } from "./turnOutcome.ts";
 
 /** Result of answering a pending user-input request. */
 export interface UserInputAnswerResult {
@@ -82,7 +81,7 @@ export class UserInputRequests {
     const waiter = this.#waiters.get(requestId);
     // Without a waiter here, the turn must be running in another process that waits for it.
     const waitedElsewhere =
-      !waiter && store.shared && isUnfinished(await store.getTurn(record.request.turnId));
+      !waiter && store.shared && isTurnRunning(await store.getTurn(record.request.turnId));
     if (record.status !== "pending" || (!waiter && !waitedElsewhere)) {
       throw resolvedAlready(requestId);
     }
@@ -103,6 +102,8 @@ export class UserInputRequests {
     let turn: Turn;
     try {
       turn = await events.atomically(async (w) => {
+        // Before any other row: the process running the turn locks it first too (turnLease.ts).
+        await w.tx.lockTurn(record.request.turnId);
         const resolved = await w.tx.resolveUserInputRequest({
           id: requestId,
           status: "answered",
@@ -136,6 +137,8 @@ export class UserInputRequests {
     questions: UserInputQuestion[],
     deadlines: TurnDeadlines,
     signal: AbortSignal,
+    /** Run first in the write's transaction: the turn's lease (`turnLease.ts`). */
+    guard: (w: EventTx) => Promise<void> = async () => {},
   ): Promise<Record<string, string>> {
     const parsed = QuestionsSchema.safeParse(questions);
     if (!parsed.success) {
@@ -176,6 +179,7 @@ export class UserInputRequests {
       );
       this.#o.events
         .atomically(async (w) => {
+          await guard(w);
           const request = await w.tx.insertUserInputRequest({
             id: requestId,
             threadId,

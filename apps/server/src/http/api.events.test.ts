@@ -62,13 +62,14 @@ const turnDone = (events: SseEvent[]) =>
 
 describe("server-sent events", () => {
   it("resumes with Last-Event-ID without missing or repeating anything", async () => {
-    // First connection: from the start, until two chunks arrived (the adapter is paused).
-    // Chunks come at once, without an id; the browser keeps the id of the last stored event.
+    // First connection: from the start, until the first two chunks arrived (the adapter is
+    // paused). Text reaches readers once stored (issue 29): both come in the flush's row, with
+    // its id, which the browser keeps.
     const cursor: SseCursor = { lastEventId: "0" };
     const first = await collectSse(eventsUrl(), {
       lastEventId: "0",
       cursor,
-      until: (events) => deltas(events) >= 2,
+      until: (events) => deltas(events) >= 1,
       onOpen: async () => {
         expect((await server.post(`/api/threads/${thread.id}/turns`, { input: "hi" })).status).toBe(
           201,
@@ -81,11 +82,11 @@ describe("server-sent events", () => {
       "thread.updated",
       "message.created",
       "message.delta",
-      "message.delta",
     ]);
     for (const e of first) expect(e.event).toBe((JSON.parse(e.data) as ServerEvent).type);
-    expect(first.slice(4).map((e) => e.id)).toEqual([null, null]);
-    expect(Number(cursor.lastEventId)).toBeGreaterThanOrEqual(4);
+    expect(first[4]?.id).toBe("5");
+    expect(parse(first)[4]).toMatchObject({ offset: 0, delta: "alpha beta " });
+    expect(cursor.lastEventId).toBe("5");
 
     // While disconnected, two more chunks are written and stored.
     midStream.open();
@@ -119,7 +120,7 @@ describe("server-sent events", () => {
     expect(completed?.type === "message.completed" && completed.message.text).toBe(text);
   });
 
-  it("sends a live client each character once and moves its Last-Event-ID over stored chunks", async () => {
+  it("sends a live client each character once, only once stored, with the stored row's id", async () => {
     midStream.open();
     const cursor: SseCursor = { lastEventId: "0" };
     let storedDeltaId = 0;
@@ -146,11 +147,12 @@ describe("server-sent events", () => {
     expect(chunks.map((e) => (e.type === "message.delta" ? e.delta : "")).join("")).toBe(
       "alpha beta gamma delta",
     );
-    // Every delta went out live (no id); the stored row only moved the cursor (a bare id line).
-    expect(events.filter((e) => e.event === "message.delta").every((e) => e.id === null)).toBe(
+    // Every delta went out as its stored row (an id); the broadcast copy after the commit
+    // carried nothing new and was not sent.
+    expect(events.filter((e) => e.event === "message.delta").every((e) => e.id !== null)).toBe(
       true,
     );
-    expect(events.some((e) => Number(e.id) === storedDeltaId)).toBe(false);
+    expect(events.find((e) => Number(e.id) === storedDeltaId)?.event).toBe("message.delta");
   });
 
   it("replays a compacted log after completion: the completed message carries the whole text", async () => {

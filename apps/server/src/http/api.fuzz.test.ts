@@ -14,7 +14,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProviderAdapter, ProviderTurnContext } from "../providers/types.ts";
 import type { ChatStore } from "../storage/chatStore.ts";
-import { fuzzPlan } from "../testing/fuzzRequests.ts";
+import { fuzzPlan, hostileProviderChunks } from "../testing/fuzzRequests.ts";
 import { runFuzz } from "../testing/fuzzRunner.ts";
 import {
   openTestStore,
@@ -33,6 +33,8 @@ const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 1_000_000);
  */
 class FuzzAdapter implements ProviderAdapter {
   readonly name = "fuzz";
+  /** Hostile chunks (NUL, lone surrogates, split pairs), one set per turn by input length. */
+  readonly #hostile = fc.sample(hostileProviderChunks, { numRuns: 50, seed: SEED });
   /** Threads with a slow reply streaming now: the delta checker reads these. */
   readonly streaming = new Set<string>();
 
@@ -55,6 +57,9 @@ class FuzzAdapter implements ProviderAdapter {
       }
     } finally {
       this.streaming.delete(ctx.threadId);
+    }
+    for (const chunk of this.#hostile[ctx.input.length % this.#hostile.length]!) {
+      answer.append(chunk);
     }
     answer.complete();
   }
@@ -203,6 +208,8 @@ describe("fuzz", () => {
       for (const message of messages) {
         seen.set(message.id, [...(seen.get(message.id) ?? []), message]);
         expect(message.status).not.toBe("streaming");
+        // Provider text is stored well-formed and without NUL on both stores.
+        expect(/\p{Surrogate}|\0/u.test(message.text)).toBe(false);
       }
     }
     for (const prompt of report.accepted) {

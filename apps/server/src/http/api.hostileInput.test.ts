@@ -4,9 +4,10 @@
  * a `Last-Event-ID` past the thread's last event (400 `invalid_cursor`) and a `?token=` redirect
  * that would leave the origin. Runs on SQLite and, in `server-pg`, on PostgreSQL.
  */
-import type { Thread, ThreadDetail } from "@app/protocol";
+import type { MessagePage, Thread, ThreadDetail } from "@app/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  citationLink,
   RecordingAdapter,
   removeDir,
   startTestServer,
@@ -100,6 +101,71 @@ describe("NUL (U+0000)", () => {
     ] as const) {
       await expectError(await server.post(path, body), 404, code);
     }
+  });
+});
+
+describe("NUL inside a citation link (issue 29)", () => {
+  it("refuses %00 in any of a link's fields with 400 invalid_text on both stores", async () => {
+    const thread = await newThread();
+    const turns = `/api/threads/${thread.id}/turns`;
+    for (const field of [
+      "environmentId",
+      "threadId",
+      "messageId",
+      "text",
+      "prefix",
+      "suffix",
+      "comment",
+    ] as const) {
+      const link = citationLink({ text: "quoted", end: 6, [field]: `a\u0000b` });
+      expect(link).toContain("%00");
+      const body = await expectError(
+        await server.post(turns, { input: `see ${link}` }),
+        400,
+        "invalid_text",
+      );
+      expect(body.error.message).toContain(field);
+    }
+    const detail = await server.getJson<ThreadDetail>(`/api/threads/${thread.id}`);
+    expect(detail.thread.messageCount).toBe(0);
+  });
+});
+
+describe("lone surrogates from the provider (issue 29)", () => {
+  it("are stored as one U+FFFD each on both stores, and a pair split across chunks stays whole", async () => {
+    const thread = await newThread();
+    const script = adapter.script;
+    adapter.script = async (ctx) => {
+      const writer = ctx.startMessage("answer");
+      writer.append("a\ud800b\udc00c\ud83d");
+      writer.append("\ude00 end \ud83d");
+      writer.complete();
+    };
+    try {
+      const res = await server.post(`/api/threads/${thread.id}/turns`, { input: "hi" });
+      expect(res.status).toBe(201);
+      await server.provider.whenIdle();
+    } finally {
+      adapter.script = script;
+    }
+    const page = await server.getJson<MessagePage>(`/api/threads/${thread.id}/messages`);
+    const answer = page.messages.find((m) => m.role === "assistant");
+    expect(answer?.text).toBe("a\uFFFDb\uFFFDc\ud83d\ude00 end \uFFFD");
+  });
+});
+
+describe("a URL over 16 KB (issue 29)", () => {
+  it("gets 431 headers_too_large in the API's error shape, with the headers every response has", async () => {
+    const res = await rawRequest(`${server.url}/api/threads?q=${"x".repeat(20_000)}`);
+    expect(res.status).toBe(431);
+    expect(res.headers["x-content-type-options"]).toBe("nosniff");
+    expect(res.headers["referrer-policy"]).toBe("no-referrer");
+    expect(res.headers["content-type"]).toMatch(/^application\/json/);
+    expect(res.json()).toEqual({
+      error: { code: "headers_too_large", message: expect.any(String) },
+    });
+    // The server goes on answering.
+    expect((await server.request("/api/environment")).status).toBe(200);
   });
 });
 

@@ -1,3 +1,5 @@
+import { once } from "node:events";
+import { connect } from "node:net";
 import type { Thread, ThreadDetail } from "@app/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -125,6 +127,43 @@ describe("bad requests get clear 4xx errors and change nothing", () => {
       duplex: "half",
     } as RequestInit);
     await expectError(chunked, 413, "payload_too_large");
+    await expectUnchanged();
+  });
+
+  it("answers a 10 MB body 413 only once it is read, so the client gets the answer, not a reset (issue 29)", async () => {
+    const size = 10 * 1024 * 1024;
+    const { port } = new URL(server.url);
+    const socket = connect(Number(port), "127.0.0.1");
+    await once(socket, "connect");
+    const received: Buffer[] = [];
+    socket.on("data", (part: Buffer) => received.push(part));
+    const closed = new Promise<Error | null>((resolve) => {
+      socket.once("error", (error) => resolve(error));
+      socket.once("close", () => resolve(null));
+    });
+    const write = async (data: Buffer | string) => {
+      if (!socket.write(data)) await once(socket, "drain");
+    };
+    await write(
+      `POST ${turnsPath()} HTTP/1.1\r\nHost: ${new URL(server.url).host}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${size}\r\n\r\n`,
+    );
+    const part = Buffer.alloc(256 * 1024, "a");
+    for (let sent = 0; sent < size - 1; sent += part.length) {
+      await write(part.subarray(0, Math.min(part.length, size - 1 - sent)));
+    }
+    // All but the last byte is sent; the server has had a full request's time to answer (a
+    // request on another connection went through), and it has not: it waits for the body.
+    expect((await server.request("/api/environment")).status).toBe(200);
+    expect(Buffer.concat(received).length).toBe(0);
+    await write("a");
+    expect(await closed).toBeNull();
+    const text = Buffer.concat(received).toString("utf8");
+    expect(text.startsWith("HTTP/1.1 413")).toBe(true);
+    expect(text).toMatch(/connection: close/i);
+    expect(JSON.parse(text.slice(text.indexOf("\r\n\r\n") + 4))).toMatchObject({
+      error: { code: "payload_too_large" },
+    });
     await expectUnchanged();
   });
 

@@ -26,6 +26,7 @@ import type { WorkspaceFileIndex } from "../domain/workspaceFiles.ts";
 import { type Logger, silentLogger } from "../logger.ts";
 import { authMiddleware } from "./auth.ts";
 import { type HostPolicy, hostGuard, writeGuard } from "./browserSafety.ts";
+import { drainDeclaredBody } from "./drainBody.ts";
 import { errorResponse } from "./errors.ts";
 import { idParam, idQuery, storableId } from "./ids.ts";
 import { readJsonBody } from "./jsonBody.ts";
@@ -87,7 +88,9 @@ export function createApp(deps: AppDependencies): Hono {
     "/api/*",
     bodyLimit({
       maxSize: MAX_BODY_BYTES,
-      onError: (c) => {
+      onError: async (c) => {
+        // Read to its end first, so the client gets this answer instead of a reset.
+        await drainDeclaredBody(c);
         // The unread rest of the body makes the connection unusable for another request.
         c.header("Connection", "close");
         return errorResponse(

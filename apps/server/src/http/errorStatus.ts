@@ -21,6 +21,7 @@ const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   turn_not_running: 409,
   user_input_request_resolved: 409,
   payload_too_large: 413,
+  headers_too_large: 431,
   unsupported_media_type: 415,
   too_many_event_streams: 429,
   internal_error: 500,

@@ -3,11 +3,12 @@
  * JSON.parse builds, and the text rule (NUL or a lone surrogate anywhere: invalid_text) against
  * a direct look at every string.
  */
+import { isWellFormedUtf16 } from "@app/citations";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { DomainError } from "../domain/errors.ts";
-import { isWellFormedText, nestingExceeds, parseJsonBody } from "./jsonBody.ts";
+import { nestingExceeds, parseJsonBody } from "./jsonBody.ts";
 
 /** Depth of arrays/objects in a parsed value (recursive: only for the small test values). */
 function depthOf(value: unknown): number {
@@ -75,7 +76,7 @@ describe("parseJsonBody text rule", () => {
     })).value;
     fc.assert(
       fc.property(value, (parsed) => {
-        const bad = stringsOf(parsed).some((s) => s.includes("\0") || !isWellFormedText(s));
+        const bad = stringsOf(parsed).some((s) => s.includes("\0") || !isWellFormedUtf16(s));
         let code: string | null = null;
         try {
           parseJsonBody(JSON.stringify(parsed), z.unknown());

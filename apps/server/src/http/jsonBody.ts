@@ -10,6 +10,7 @@
  * explicit stack, so no input can overflow the call stack; a body without any `\u` escape
  * needs no walk at all (figures in PERFORMANCE.md, `bench/jsonBody.bench.ts`).
  */
+import { isWellFormedUtf16 } from "@app/citations";
 import type { Context } from "hono";
 import type { z } from "zod";
 import { DomainError } from "../domain/errors.ts";
@@ -18,13 +19,6 @@ import { DomainError } from "../domain/errors.ts";
 export const MAX_JSON_DEPTH = 64;
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
-// A high surrogate not followed by a low one, or a low one not preceded by a high one.
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
-/** True when `text` is well-formed UTF-16 (every surrogate is half of a pair). */
-export function isWellFormedText(text: string): boolean {
-  return !LONE_SURROGATE.test(text);
-}
 
 /** True when `text` holds NUL (U+0000), which PostgreSQL cannot store in text. */
 export function hasNul(text: string): boolean {
@@ -210,13 +204,13 @@ function pathTo(root: object, target: object, last?: string | number): string {
 
 /** The common case, checked fast: well-formed and no NUL. */
 function isCleanText(text: string): boolean {
-  return !hasNul(text) && isWellFormedText(text);
+  return !hasNul(text) && isWellFormedUtf16(text);
 }
 
 /** Throws the error `text` deserves, if any (ids may hold NUL: their route answers 404). */
 function checkText(text: string, path: string, isId: boolean): void {
   const where = path === "" ? "" : ` in ${path}`;
-  if (!isWellFormedText(text)) {
+  if (!isWellFormedUtf16(text)) {
     throw new DomainError(
       "invalid_text",
       `The text${where} contains an unpaired surrogate (ill-formed UTF-16). Remove it or paste the text again.`,

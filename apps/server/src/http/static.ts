@@ -1,5 +1,6 @@
 // Hand-written on purpose: Hono's serveStatic was measured slower on large files and is quiet
-// only with extra code; figures and reasons in apps/server/README.md, "Static files".
+// only with extra code; the reasons in apps/server/src/http/README.md ("Static files"), the figures in
+// the root PERFORMANCE.md.
 /**
  * Serves the built web app: real files from WEB_DIST with their content types, and index.html
  * for client-side routes (SPA fallback). Paths are resolved inside WEB_DIST only, so `..`
@@ -7,7 +8,7 @@
  * to make one.
  *
  * Precompressed variants: the web build writes `<file>.br` and `<file>.gz` next to its text
- * files (apps/web/vitePrecompress.ts). A request whose `Accept-Encoding` takes one gets it, with
+ * files (apps/web/buildPlugins/precompress.ts). A request whose `Accept-Encoding` takes one gets it, with
  * `Content-Encoding` and the file's own `Content-Type`; every answer for a file that has variants
  * says `Vary: Accept-Encoding`, so caches keep the encodings apart. A variant older than its
  * file (the file was replaced after the build) is ignored.

@@ -246,6 +246,20 @@ export interface ChatQueries {
   releaseTurn(turnId: string, owner: string): Promise<void>;
   /** Extends `owner`'s lease; false when the turn has ended or is no longer its own. */
   renewLease(turnId: string, owner: string, leaseMs: number): Promise<boolean>;
+  /**
+   * True when `owner` holds a live lease on the turn and it is unfinished; every write of a
+   * running turn checks it in its own transaction. On PostgreSQL it locks the turn's row until
+   * the transaction ends, so a takeover (which locks it too, in `queueHead`) waits for the write
+   * or the write sees the takeover.
+   */
+  holdsTurn(turnId: string, owner: string): Promise<boolean>;
+  /**
+   * Locks the turn's row until the transaction ends (PostgreSQL; nothing to do in SQLite, whose
+   * write transactions run one at a time). A transaction that ends or changes a turn another
+   * process may be writing takes this first, as {@link holdsTurn} does, so the two take their
+   * locks in one order and never deadlock.
+   */
+  lockTurn(turnId: string): Promise<void>;
   /** Threads with an unfinished turn that nobody holds a live lease on (queued or abandoned). */
   threadsAwaitingTurns(): Promise<string[]>;
 }
@@ -296,6 +310,8 @@ export const CHAT_QUERY_METHODS = [
   "claimTurn",
   "releaseTurn",
   "renewLease",
+  "holdsTurn",
+  "lockTurn",
   "threadsAwaitingTurns",
 ] as const satisfies readonly (keyof ChatQueries)[];
 
@@ -344,12 +360,18 @@ export interface ChatStore extends ChatQueries {
   watch(threadId: string): Promise<void>;
   unwatch(threadId: string): void;
   /**
-   * Shared stores only: hands a chunk that is not stored yet to the other processes, batched
-   * (PostgreSQL: one `NOTIFY chat_live` per few milliseconds, not one per chunk), so their
-   * clients see it before the writer's next flush. Best effort: the stored delta row that
-   * follows covers anything lost.
+   * Shared stores only: hands a chunk to the other processes, batched (PostgreSQL: one
+   * `NOTIFY chat_live` per few milliseconds, not one per chunk). The writer shares only text
+   * it has stored (issue 29), so other processes get it even when the message finishes, and its
+   * delta rows are compacted, before they read them. Best effort: `message.completed` carries
+   * the whole text.
    */
   shareLiveDelta?(threadId: string, event: LiveDelta): void;
+  /**
+   * Shared stores only: resolves once every chunk shared so far was sent, so a transaction
+   * committed afterwards reaches other processes after those chunks.
+   */
+  flushLiveDeltas?(): Promise<void>;
   /** Where chunks shared by other processes go ({@link watch}ed threads only). */
   onLiveDeltas?(sink: LiveDeltaSink): void;
   /**

@@ -3,11 +3,11 @@
  * page's backlinks are summed up from the rows read. Both stores (and both backfill
  * migrations) use it, so SQLite and PostgreSQL index and count the same way.
  */
-import { ASSISTANT_CITATION_LABEL, collectAssistantCitations } from "@app/citations";
+import { ASSISTANT_CITATION_LINK_OPENER, collectAssistantCitations } from "@app/citations";
 import type { CitedBy, CitedRange } from "@app/protocol";
 
 /** A prompt holds a citation only if it holds this text (a cheap SQL pre-filter for backfills). */
-export const CITATION_LINK_MARKER = `[${ASSISTANT_CITATION_LABEL}](`;
+export const CITATION_LINK_MARKER = ASSISTANT_CITATION_LINK_OPENER;
 
 /** One distinct citation held by a prompt: one row of `message_citations`. */
 export interface CitationIndexEntry {

@@ -79,6 +79,22 @@ export function ftsPhrase(text: string): string {
   return `"${text.replaceAll('"', '""')}"`;
 }
 
+/**
+ * The FTS5 query that finds candidates for `text` (folded, three code points or more). As a
+ * phrase when its trigrams are all different; otherwise as each distinct trigram once, ANDed
+ * (issue 29): FTS5 checks a phrase against every position of each of its tokens, so 200 × "x"
+ * (198 times the trigram "xxx") against rows of 120,000 × "x" did 198 × 120,000 position steps
+ * per row, seconds on the event loop. Every candidate is checked against the text itself
+ * afterwards (`threadSearch.ts`), so a looser filter never changes an answer.
+ */
+export function ftsQuery(text: string): string {
+  const points = [...text];
+  const trigrams = new Set<string>();
+  for (let i = 0; i + 3 <= points.length; i++) trigrams.add(points.slice(i, i + 3).join(""));
+  if (trigrams.size === points.length - 2) return ftsPhrase(text);
+  return [...trigrams].map(ftsPhrase).join(" AND ");
+}
+
 // ASCII letters that non-ASCII code points fold to (U+212A KELVIN SIGN to "k", U+017F LONG S to
 // "s", U+0131 DOTLESS I to "i"): SQLite's ASCII-only LIKE would miss those texts.
 const FOLDS_FROM_NON_ASCII = /[iks]/i;

@@ -15,7 +15,7 @@ import type Database from "better-sqlite3";
 import type { SyncQueries } from "./chatStore.ts";
 import {
   foldedSearchText,
-  ftsPhrase,
+  ftsQuery,
   likeContains,
   type QueuedSearchText,
   SEARCH_INLINE_MAX_CHARS,
@@ -216,7 +216,7 @@ export function sqliteSearchQueries(db: SqliteDatabase): SqliteSearchQueries {
           high: number | null;
         };
         if (bounds.low === null || bounds.high === null) return [];
-        const phrase = ftsPhrase(foldedSearchText(query));
+        const phrase = ftsQuery(foldedSearchText(query));
         const from = Math.max(afterKey, bounds.low - 1);
         return stmt.trigram.all(phrase, from, bounds.high, threadId, limit) as SearchCandidate[];
       }

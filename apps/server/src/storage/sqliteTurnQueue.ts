@@ -4,6 +4,7 @@
  * 120,000 characters) on every claim and renewal. A claim also leaves a row in turn_claims, so
  * the next start knows which turns had started (interrupted) and which are still queued.
  */
+import { isTurnRunning } from "@app/protocol";
 import type { QueueHead, SyncQueries } from "./chatStore.ts";
 import type { SqliteDatabase } from "./db.ts";
 
@@ -14,6 +15,8 @@ export type SqliteTurnQueue = Pick<
   | "claimTurn"
   | "releaseTurn"
   | "renewLease"
+  | "holdsTurn"
+  | "lockTurn"
   | "threadsAwaitingTurns"
 >;
 
@@ -64,7 +67,7 @@ export function sqliteTurnQueue(
     renewLease(turnId: string, owner: string, leaseMs: number): boolean {
       const lease = leases.get(turnId);
       const turn = turns.getTurn(turnId);
-      if (!turn || (turn.status !== "running" && turn.status !== "waiting_for_input")) {
+      if (!isTurnRunning(turn)) {
         leases.delete(turnId);
         return false;
       }
@@ -72,6 +75,17 @@ export function sqliteTurnQueue(
       lease.expiresAt = Date.now() + leaseMs;
       return true;
     },
+
+    /** True when `owner` holds a live lease on the unfinished turn. */
+    holdsTurn(turnId: string, owner: string): boolean {
+      const lease = leases.get(turnId);
+      if (lease?.owner !== owner || lease.expiresAt < Date.now()) return false;
+      const turn = turns.getTurn(turnId);
+      return isTurnRunning(turn);
+    },
+
+    /** Nothing to lock: SQLite's write transactions run one at a time. */
+    lockTurn(_turnId: string): void {},
 
     /** Threads with an unfinished turn that nobody holds a live lease on (queued or abandoned). */
     threadsAwaitingTurns(): string[] {

@@ -24,9 +24,10 @@ const FAULT_CODE = /^SQLITE_(FULL|READONLY|IOERR|CANTOPEN|NOMEM|BUSY|LOCKED|PROT
 
 // PostgreSQL SQLSTATEs and socket errors with the same meaning: connection lost or refused
 // (class 08, network errors), out of disk or memory (53), server shutting down (57P), a
-// read-only transaction (25006, e.g. a standby).
+// statement cancelled at statement_timeout (57014), a read-only transaction (25006, e.g. a
+// standby).
 const PG_FAULT_CODE =
-  /^(08...|53...|57P0.|25006|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|ENOTFOUND|EHOSTUNREACH)$/;
+  /^(08...|53...|57P0.|57014|25006|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|ENOTFOUND|EHOSTUNREACH)$/;
 const PG_FAULT_MESSAGE =
   /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
 

@@ -69,6 +69,40 @@ export const hostileText: fc.Arbitrary<string> = fc.oneof(
       }),
   },
   { weight: 1, arbitrary: fc.constantFrom("x".repeat(120_001), "y".repeat(20_000)) },
+  {
+    // NUL inside one field of a citation link (percent-encoded as %00): 400 invalid_text on
+    // both stores (issue 29).
+    weight: 2,
+    arbitrary: fc
+      .record({
+        field: fc.constantFrom(
+          "environmentId",
+          "threadId",
+          "messageId",
+          "text",
+          "prefix",
+          "suffix",
+          "comment",
+        ),
+        before: fc.string({ maxLength: 4 }),
+        after: fc.string({ maxLength: 4 }),
+      })
+      .map(({ field, before, after }) =>
+        citationLink({ text: "quoted", end: 6, [field]: `q${before}\u0000${after}` }),
+      ),
+  },
+);
+
+/**
+ * Chunks a fuzzed provider sends (issue 29): NUL, lone surrogates and pairs split across two
+ * chunks, which every store must keep as the same well-formed text.
+ */
+export const hostileProviderChunks: fc.Arbitrary<string[]> = fc.array(
+  fc.string({
+    unit: fc.constantFrom("\0", "\ud800", "\udc00", "\ud83d", "\ude00", "a", " ", "é"),
+    maxLength: 8,
+  }),
+  { minLength: 1, maxLength: 4 },
 );
 
 /** Values of `schema`, with strings from `text` (cut or padded to the schema's length bounds). */

@@ -3,11 +3,12 @@
  * on a free port with its socket in that dir, stopped and removed by {@link PostgresCluster.stop}.
  * PostgreSQL refuses to run as root, so as root the binaries run as the `postgres` system user.
  */
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import pg from "pg";
 
 const PG_ROOT = "/usr/lib/postgresql";
@@ -44,6 +45,8 @@ export interface PostgresCluster {
   urlOf(name: string): string;
   /** Creates database `name` unless it exists; returns its URL. */
   createDatabase(name: string): Promise<string>;
+  /** `pg_ctl restart -m fast`: every connection is ended, then the server is back. */
+  restart(): Promise<void>;
   stop(): void;
 }
 
@@ -58,6 +61,11 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     const command = asRoot ? "runuser" : join(bin, tool);
     const argv = asRoot ? ["-u", "postgres", "--", join(bin, tool), ...args] : args;
     execFileSync(command, argv, { stdio: ["ignore", "ignore", "pipe"] });
+  };
+  const runAsync = async (tool: string, args: string[]) => {
+    const command = asRoot ? "runuser" : join(bin, tool);
+    const argv = asRoot ? ["-u", "postgres", "--", join(bin, tool), ...args] : args;
+    await promisify(execFile)(command, argv);
   };
   if (asRoot) chownSync(dir, Number(execFileSync("id", ["-u", "postgres"]).toString()), 0);
   const data = join(dir, "data");
@@ -86,6 +94,20 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
         await client.end();
       }
       return urlOf(name);
+    },
+    async restart() {
+      await runAsync("pg_ctl", [
+        "-D",
+        data,
+        "-w",
+        "-m",
+        "fast",
+        "-l",
+        join(dir, "log"),
+        "-o",
+        options,
+        "restart",
+      ]);
     },
     stop() {
       if (stopped) return;

@@ -101,6 +101,59 @@ describe("subscribeThreadEvents", () => {
     expect(FakeEventSource.instances).toHaveLength(2);
   });
 
+  it("starts over from the log's beginning when the server refuses the resume point as invalid_cursor", async () => {
+    const reconnected = vi.fn();
+    const statuses: EventStreamStatus[] = [];
+    const probed: string[] = [];
+    const stop = subscribeThreadEvents(
+      "t",
+      {
+        lastEventId: 42,
+        onEvent() {},
+        onStatus: (s) => statuses.push(s),
+        onReconnected: reconnected,
+      },
+      factory,
+      async (url) => {
+        probed.push(url);
+        return "invalid_cursor";
+      },
+    );
+    // The server answered 400 before the stream opened (a database reset under the tab).
+    FakeEventSource.instances[0]!.onerror?.();
+    expect(statuses.at(-1)).toBe("reconnecting");
+    expect(probed).toEqual(["/api/threads/t/events?lastEventId=42"]);
+    await vi.waitFor(() => expect(FakeEventSource.instances).toHaveLength(2));
+    const second = FakeEventSource.instances[1]!;
+    expect(second.url).toBe("/api/threads/t/events?lastEventId=0");
+    second.onopen?.();
+    expect(statuses.at(-1)).toBe("open");
+    expect(reconnected).toHaveBeenCalledTimes(1);
+    // Other refusals keep the backoff (and a stream that had opened is never probed).
+    second.onerror?.();
+    expect(probed).toHaveLength(1);
+    stop();
+  });
+
+  it("keeps backing off when the refusal is anything else", async () => {
+    let answered = false;
+    const stop = subscribeThreadEvents(
+      "t",
+      { lastEventId: 3, onEvent() {}, onStatus() {} },
+      factory,
+      async () => {
+        answered = true;
+        return "storage_unavailable";
+      },
+    );
+    FakeEventSource.instances[0]!.onerror?.();
+    await vi.waitFor(() => expect(answered).toBe(true));
+    expect(FakeEventSource.instances).toHaveLength(1);
+    vi.advanceTimersByTime(reconnectDelay(0));
+    expect(FakeEventSource.instances[1]!.url).toBe("/api/threads/t/events?lastEventId=3");
+    stop();
+  });
+
   it("passes on live chunks that carry no id of their own, and learns ids moved by bare id lines", () => {
     const events: (number | null)[] = [];
     subscribeThreadEvents(

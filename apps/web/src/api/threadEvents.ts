@@ -5,6 +5,11 @@
  * `lastEventId` query parameter (the browser itself sends `Last-Event-ID` on its own retries).
  * On any error the source is closed and reopened after an exponential backoff from the last
  * event id actually received, so nothing is missed and the reducer drops anything replayed.
+ *
+ * A stream refused before it opened is asked why (one plain GET of the same URL): `400
+ * invalid_cursor` means the resume point is past the thread's log (the database was reset or
+ * restored under an open tab), so the stream starts over from the log's beginning at once, and
+ * the caller refetches (`onReconnected`) instead of retrying the same refused id forever.
  */
 import { type ServerEvent, ServerEventSchema } from "@app/protocol";
 import { threadEventsUrl } from "./client.ts";
@@ -24,6 +29,24 @@ export type ThreadEventHandlers = {
 
 /** Minimal constructor shape so tests can pass a fake `EventSource`. */
 export type EventSourceFactory = (url: string) => EventSource;
+
+/** The API error code a GET of `url` answers with, or null when it is not an API error. */
+export type StreamRefusalProbe = (url: string) => Promise<string | null>;
+
+/** Asks the server why a stream was refused; a stream it accepts is closed at once. */
+export const probeStreamRefusal: StreamRefusalProbe = async (url) => {
+  const controller = new AbortController();
+  try {
+    const res = await fetch(url, { signal: controller.signal });
+    if (res.ok) return null;
+    const body = (await res.json()) as { error?: { code?: unknown } };
+    return typeof body.error?.code === "string" ? body.error.code : null;
+  } catch {
+    return null;
+  } finally {
+    controller.abort();
+  }
+};
 
 /**
  * The event names the server may use, read from the protocol's schema so a new event type is
@@ -63,6 +86,7 @@ export function subscribeThreadEvents(
   threadId: string,
   handlers: ThreadEventHandlers,
   createSource: EventSourceFactory = (url) => new EventSource(url),
+  probe: StreamRefusalProbe = probeStreamRefusal,
 ): () => void {
   let lastEventId = handlers.lastEventId;
   let attempt = 0;
@@ -92,7 +116,9 @@ export function subscribeThreadEvents(
     const url = `${threadEventsUrl(threadId)}?lastEventId=${lastEventId}`;
     const es = createSource(url);
     source = es;
+    let opened = false;
     es.onopen = () => {
+      opened = true;
       attempt = 0;
       handlers.onStatus("open");
       if (hadFailure) {
@@ -108,8 +134,19 @@ export function subscribeThreadEvents(
       source = null;
       hadFailure = true;
       handlers.onStatus("reconnecting");
-      timer = setTimeout(connect, reconnectDelay(attempt));
+      const retry = setTimeout(connect, reconnectDelay(attempt));
+      timer = retry;
       attempt += 1;
+      if (opened) return;
+      void probe(url).then((code) => {
+        // Still waiting for that retry: the log restarted below our resume point, so start
+        // over from its beginning now.
+        if (code !== "invalid_cursor" || closed || timer !== retry) return;
+        clearTimeout(retry);
+        lastEventId = 0;
+        attempt = 0;
+        connect();
+      });
     };
   };
 

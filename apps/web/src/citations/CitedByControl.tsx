@@ -28,6 +28,7 @@ import {
 } from "react";
 import { createPortal } from "react-dom";
 import { getCitedBy } from "../api/client.ts";
+import { supportsHighlightApi } from "../ui/highlightApi.ts";
 import {
   AssistantCitationNavigationContext,
   assistantCitationThreadPath,
@@ -108,7 +109,7 @@ function caretAt(x: number, y: number): { node: Node; offset: number } | null {
 
 /** True when the point (client coordinates) lies in one of `body`'s backlink marks. */
 function isOnCitedMark(body: Element, x: number, y: number): boolean {
-  if (typeof CSS === "undefined" || !("highlights" in CSS)) return false;
+  if (!supportsHighlightApi()) return false;
   const marks = CSS.highlights.get(ASSISTANT_CITATION_CITED_HIGHLIGHT);
   const caret = caretAt(x, y);
   if (!marks || !caret || !body.contains(caret.node)) return false;

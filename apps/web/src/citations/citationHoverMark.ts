@@ -6,7 +6,7 @@
  */
 import type { AssistantCitation } from "@app/citations";
 import { useMemo } from "react";
-import { supportsHighlightApi } from "./citationSourceHighlight.ts";
+import { supportsHighlightApi } from "../ui/highlightApi.ts";
 import { resolveAssistantCitationRange } from "./resolveAssistantCitationRange.ts";
 
 /** The highlight name of hover marks in `CSS.highlights`. */

@@ -6,6 +6,7 @@
  * only that owned selection.
  * Needs a live DOM.
  */
+import { supportsHighlightApi } from "../ui/highlightApi.ts";
 import { sameRange } from "./selectionRange.ts";
 
 /** The highlight name in `CSS.highlights` (DESIGN.md section 6). */
@@ -29,15 +30,6 @@ export function registerCitationOpacityProperty(): void {
   } catch {
     // Already registered (another bundle) or no Properties and Values API: the CSS fallback applies.
   }
-}
-
-/** True when the CSS Custom Highlight API is available. */
-export function supportsHighlightApi(): boolean {
-  return (
-    typeof CSS !== "undefined" &&
-    "highlights" in CSS &&
-    typeof (globalThis as { Highlight?: unknown }).Highlight === "function"
-  );
 }
 
 /** A painted source highlight. */

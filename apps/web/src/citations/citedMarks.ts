@@ -9,7 +9,7 @@
  */
 import type { CitedBy, CitedRange } from "@app/protocol";
 import { type RefObject, useEffect } from "react";
-import { supportsHighlightApi } from "./citationSourceHighlight.ts";
+import { supportsHighlightApi } from "../ui/highlightApi.ts";
 import { resolveAssistantCitationRange } from "./resolveAssistantCitationRange.ts";
 
 /** The highlight name of backlink marks in `CSS.highlights`. */

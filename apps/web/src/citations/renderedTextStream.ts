@@ -22,7 +22,19 @@
  *   a closed `<details>` (its summary stays), and non-text elements (`svg`, `img`, `script`,
  *   `style`, `template`, ...) contribute nothing. CSS-generated content (`::before`, list
  *   markers) is not in the DOM, and soft wrapping is layout only, so neither ever appears.
+ *
+ * The tag tables (`EXCLUDED_TAGS`, `BLOCK_TAGS`, `PREFORMATTED_TAGS`) and the writer applying the
+ * separator and whitespace rules belong to `@app/markdown`, which reads the same rules off the
+ * Markdown tree for the server; this module keeps the DOM walk and the offset maps.
  */
+import {
+  BLOCK_TAGS,
+  EXCLUDED_TAGS,
+  PREFORMATTED_TAGS,
+  type RenderedTextSegmentKind,
+  RenderedTextWriter,
+  type WhiteSpaceMode,
+} from "@app/markdown";
 
 /** One piece of a {@link RenderedTextStream}, in stream order. */
 export interface RenderedTextSegment {
@@ -31,7 +43,7 @@ export interface RenderedTextSegment {
    * standing for the collapsed whitespace run `node.data.slice(nodeStart, nodeEnd)`.
    * `"separator"`: a `"\n"` or `"\t"` the layout creates (block boundary, `<br>`, table cell).
    */
-  readonly kind: "text" | "space" | "separator";
+  readonly kind: RenderedTextSegmentKind;
   /** Stream offset where the piece begins. */
   readonly start: number;
   /** Stream offset where the piece ends (exclusive). */
@@ -70,39 +82,7 @@ export interface DomPoint {
  */
 export type StreamAffinity = "start" | "end";
 
-type WhiteSpaceMode = "collapse" | "preserve" | "preserve-breaks";
 type Layout = "none" | "block" | "cell" | "inline" | "break";
-
-/** Elements whose content is never displayed text, or that are controls. */
-const EXCLUDED_TAGS = new Set([
-  "button",
-  "input",
-  "select",
-  "textarea",
-  "option",
-  "optgroup",
-  "datalist",
-  "meter",
-  "progress",
-  "script",
-  "style",
-  "template",
-  "noscript",
-  "svg",
-  "math",
-  "img",
-  "picture",
-  "video",
-  "audio",
-  "canvas",
-  "iframe",
-  "object",
-  "embed",
-  "head",
-  "title",
-  "meta",
-  "link",
-]);
 
 /** ARIA roles of interactive controls; their labels are not message text. */
 const CONTROL_ROLES = new Set([
@@ -122,56 +102,6 @@ const CONTROL_ROLES = new Set([
   "tab",
   "textbox",
 ]);
-
-/** Block-level tags, used only when no computed style is available (a detached tree). */
-const BLOCK_TAGS = new Set([
-  "address",
-  "article",
-  "aside",
-  "blockquote",
-  "caption",
-  "dd",
-  "details",
-  "dialog",
-  "div",
-  "dl",
-  "dt",
-  "fieldset",
-  "figcaption",
-  "figure",
-  "footer",
-  "form",
-  "h1",
-  "h2",
-  "h3",
-  "h4",
-  "h5",
-  "h6",
-  "header",
-  "hgroup",
-  "hr",
-  "legend",
-  "li",
-  "listing",
-  "main",
-  "menu",
-  "nav",
-  "ol",
-  "p",
-  "plaintext",
-  "pre",
-  "section",
-  "summary",
-  "table",
-  "tbody",
-  "tfoot",
-  "thead",
-  "tr",
-  "ul",
-  "xmp",
-]);
-
-const PREFORMATTED_TAGS = new Set(["pre", "listing", "xmp", "plaintext"]);
 
 /**
  * True when `element` and its subtree never contribute to the rendered text, judged from its own
@@ -245,11 +175,6 @@ function visibilityOf(style: CSSStyleDeclaration | null, inherited: boolean): bo
   return visibility !== "hidden" && visibility !== "collapse";
 }
 
-/** Space, tab, LF, FF, CR: the whitespace CSS collapses (NBSP is not among them). */
-function isCollapsibleCode(code: number): boolean {
-  return code === 32 || code === 9 || code === 10 || code === 12 || code === 13;
-}
-
 /** The first `<summary>` child of a `<details>`, the only part shown while it is closed. */
 function summaryOf(details: Element): Element | null {
   for (const child of details.children) if (child.localName === "summary") return child;
@@ -270,134 +195,6 @@ type Frame = {
   single: boolean;
 };
 
-type PendingSpace = { node: Text; start: number; end: number };
-
-/** Accumulates text and segments while the DOM is walked; applies the separator rules. */
-class StreamWriter {
-  private readonly parts: string[] = [];
-  readonly segments: RenderedTextSegment[] = [];
-  length = 0;
-  private lastCode = -1;
-  private pendingBreak: "" | "\n" | "\t" = "";
-  private pendingSpace: PendingSpace | null = null;
-  /** At the start of the stream, of a line or of a cell: collapsible whitespace shows as nothing. */
-  private atLineStart = true;
-
-  get text(): string {
-    return this.parts.join("");
-  }
-
-  /** A block boundary: one `"\n"` before the next displayed text, if any text came before. */
-  requestLineBreak(): void {
-    if (this.length > 0) this.pendingBreak = "\n";
-  }
-
-  /** A table cell boundary: one `"\t"` unless a line break is already due. */
-  requestCellBreak(): void {
-    if (this.length > 0 && this.pendingBreak === "") this.pendingBreak = "\t";
-  }
-
-  /** `<br>` (or a preserved line feed when `node` is given): always one `"\n"`. */
-  forcedLineBreak(node: Text | null, at: number): void {
-    this.pendingSpace = null;
-    this.flush();
-    if (node) this.push("text", "\n", node, at, at + 1);
-    else this.push("separator", "\n", null, 0, 0);
-    this.atLineStart = true;
-  }
-
-  /** Collapsible whitespace `[start, end)` of `node`: one space if text follows on this line. */
-  collapsibleWhitespace(node: Text, start: number, end: number): void {
-    if (this.atLineStart && this.pendingBreak === "") return;
-    if (this.pendingSpace === null) this.pendingSpace = { node, start, end };
-  }
-
-  /** Displayed text: `node.data.slice(start, end)`, unit by unit. */
-  literal(node: Text, start: number, end: number): void {
-    if (end <= start) return;
-    this.flush();
-    this.push("text", node.data.slice(start, end), node, start, end);
-    this.atLineStart = this.lastCode === 10;
-  }
-
-  private flush(): void {
-    if (this.pendingBreak !== "") {
-      // Whitespace before a break and at the start of the next line is not displayed.
-      this.pendingSpace = null;
-      if (!(this.pendingBreak === "\n" && this.lastCode === 10)) {
-        this.push("separator", this.pendingBreak, null, 0, 0);
-      }
-      this.pendingBreak = "";
-      this.atLineStart = true;
-    }
-    const space = this.pendingSpace;
-    if (space !== null) {
-      this.pendingSpace = null;
-      if (!this.atLineStart) this.push("space", " ", space.node, space.start, space.end);
-    }
-  }
-
-  private push(
-    kind: RenderedTextSegment["kind"],
-    text: string,
-    node: Text | null,
-    nodeStart: number,
-    nodeEnd: number,
-  ): void {
-    const start = this.length;
-    this.length += text.length;
-    this.parts.push(text);
-    this.segments.push({ kind, start, end: this.length, node, nodeStart, nodeEnd });
-    this.lastCode = text.charCodeAt(text.length - 1);
-  }
-}
-
-function writeText(writer: StreamWriter, node: Text, mode: WhiteSpaceMode): void {
-  const data = node.data;
-  if (mode === "preserve") {
-    writer.literal(node, 0, data.length);
-    return;
-  }
-  const length = data.length;
-  let i = 0;
-  while (i < length) {
-    if (isCollapsibleCode(data.charCodeAt(i))) {
-      let j = i;
-      while (j < length && isCollapsibleCode(data.charCodeAt(j))) j++;
-      if (mode === "preserve-breaks") {
-        // Line feeds stay; the spaces and tabs around them collapse.
-        let from = i;
-        for (let k = i; k < j; k++) {
-          if (data.charCodeAt(k) !== 10) continue;
-          writer.forcedLineBreak(node, k);
-          from = k + 1;
-        }
-        if (from < j) writer.collapsibleWhitespace(node, from, j);
-      } else {
-        writer.collapsibleWhitespace(node, i, j);
-      }
-      i = j;
-      continue;
-    }
-    // One literal piece runs over single spaces between words, so ordinary prose is one segment.
-    let j = i;
-    for (;;) {
-      while (j < length && !isCollapsibleCode(data.charCodeAt(j))) j++;
-      if (
-        j + 1 < length &&
-        data.charCodeAt(j) === 32 &&
-        !isCollapsibleCode(data.charCodeAt(j + 1))
-      ) {
-        j++;
-        continue;
-      }
-      break;
-    }
-    writer.literal(node, i, j);
-    i = j;
-  }
-}
-
 /**
  * Builds the rendered-text stream of `root` (normally one element carrying
  * `data-assistant-citation-source`). The root itself is always walked; the rules in this
@@ -406,7 +203,10 @@ function writeText(writer: StreamWriter, node: Text, mode: WhiteSpaceMode): void
  */
 export function buildRenderedTextStream(root: Element): RenderedTextStream {
   const readStyle = styleReaderFor(root);
-  const writer = new StreamWriter();
+  const segments: RenderedTextSegment[] = [];
+  const writer = new RenderedTextWriter<Text>((kind, start, end, node, nodeStart, nodeEnd) => {
+    segments.push({ kind, start, end, node, nodeStart, nodeEnd });
+  });
   const rootStyle = readStyle(root);
   const stack: Frame[] = [
     {
@@ -429,7 +229,7 @@ export function buildRenderedTextStream(root: Element): RenderedTextStream {
     }
     frame.next = frame.single ? null : child.nextSibling;
     if (child.nodeType === Node.TEXT_NODE) {
-      if (frame.visible) writeText(writer, child as Text, frame.mode);
+      if (frame.visible) writer.write((child as Text).data, frame.mode, child as Text);
       continue;
     }
     if (child.nodeType !== Node.ELEMENT_NODE) continue;
@@ -439,7 +239,7 @@ export function buildRenderedTextStream(root: Element): RenderedTextStream {
     const layout = layoutOf(element, style);
     if (layout === "none") continue;
     if (layout === "break") {
-      writer.forcedLineBreak(null, 0);
+      writer.forcedLineBreak();
       continue;
     }
     if (layout === "block") writer.requestLineBreak();
@@ -454,7 +254,7 @@ export function buildRenderedTextStream(root: Element): RenderedTextStream {
       single: closed,
     });
   }
-  return { root, text: writer.text, segments: writer.segments };
+  return { root, text: writer.text, segments };
 }
 
 /**

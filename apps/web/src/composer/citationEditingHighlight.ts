@@ -4,6 +4,7 @@
  * through the CSS Custom Highlight API (whether the range is still live: ui/liveSourceRange.ts).
  * The range is never stored in the citation; every function here needs a live DOM range.
  */
+import { supportsHighlightApi } from "../ui/highlightApi.ts";
 
 /** The `CSS.highlights` name of the comment-editing highlight (styled in `composer.css`). */
 export const ASSISTANT_CITATION_EDITING_HIGHLIGHT = "assistant-citation-editing";
@@ -22,8 +23,8 @@ export function measureSourceRange(range: Range): DOMRect | null {
  * keeps its own.
  */
 export function paintCitationEditingHighlight(range: Range): () => void {
-  const registry = typeof CSS !== "undefined" ? CSS.highlights : undefined;
-  if (registry === undefined || typeof Highlight !== "function") return () => {};
+  if (!supportsHighlightApi()) return () => {};
+  const registry = CSS.highlights;
   const highlight = new Highlight(range);
   registry.set(ASSISTANT_CITATION_EDITING_HIGHLIGHT, highlight);
   return () => {

@@ -4,7 +4,7 @@
  * expanded lengths, so the count, the disabled Send and the alert after Enter always agree.
  */
 import {
-  ASSISTANT_CITATION_LABEL,
+  ASSISTANT_CITATION_LINK_OPENER,
   PROVIDER_INPUT_MAX_CHARS,
   validateProviderInput,
 } from "@app/citations";
@@ -29,13 +29,12 @@ export function formatCount(value: number): string {
   return String(value).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }
 
-const LINK_START = `[${ASSISTANT_CITATION_LABEL}](`;
-
 /** The length status of `prompt`, the editor's raw prompt string. */
 export function draftLengthStatus(prompt: string): DraftLengthStatus {
   // Expansion only ever adds characters where a citation link is: without one, and well under
   // the count's threshold, there is nothing to measure.
-  if (prompt.length < DRAFT_COUNT_FROM && !prompt.includes(LINK_START)) return QUIET;
+  if (prompt.length < DRAFT_COUNT_FROM && !prompt.includes(ASSISTANT_CITATION_LINK_OPENER))
+    return QUIET;
   const check = validateProviderInput(prompt);
   const limit = formatCount(PROVIDER_INPUT_MAX_CHARS);
   if (check.ok) {

@@ -6,19 +6,12 @@
  * matched words. Without the Highlight API nothing is painted (the count and the description
  * still say where the match is). Changes only highlights and that one attribute.
  */
+import { supportsHighlightApi } from "../ui/highlightApi.ts";
 
 /** The highlight name of the current match. */
 export const FIND_CURRENT_HIGHLIGHT = "thread-find-current";
 /** The highlight name of the other matches in view. */
 export const FIND_OTHER_HIGHLIGHT = "thread-find";
-
-function supportsHighlights(): boolean {
-  return (
-    typeof CSS !== "undefined" &&
-    "highlights" in CSS &&
-    typeof (globalThis as { Highlight?: unknown }).Highlight === "function"
-  );
-}
 
 function setHighlight(name: string, ranges: readonly Range[], priority: number): void {
   if (ranges.length === 0) {
@@ -32,14 +25,14 @@ function setHighlight(name: string, ranges: readonly Range[], priority: number):
 
 /** Paints `current` (or nothing) and `others`; the current match wins where they overlap. */
 export function paintFindHighlights(current: Range | null, others: readonly Range[]): void {
-  if (!supportsHighlights()) return;
+  if (!supportsHighlightApi()) return;
   setHighlight(FIND_CURRENT_HIGHLIGHT, current === null ? [] : [current], 2);
   setHighlight(FIND_OTHER_HIGHLIGHT, others, 1);
 }
 
 /** Removes both highlights. */
 export function clearFindHighlights(): void {
-  if (!supportsHighlights()) return;
+  if (!supportsHighlightApi()) return;
   CSS.highlights.delete(FIND_CURRENT_HIGHLIGHT);
   CSS.highlights.delete(FIND_OTHER_HIGHLIGHT);
 }

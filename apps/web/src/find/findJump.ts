@@ -10,6 +10,7 @@
  * them pushed them out, unless the reader moved meanwhile. Plain TypeScript over a live DOM.
  */
 
+import { FIND_LATE_CHECKS_MS, JUMP_VIEW_POSITION } from "../citations/jumpPlacement.ts";
 import { unfoldMessage } from "../timeline/messageFold.ts";
 import type { TimelineHandle } from "../timeline/Timeline.tsx";
 import type { FindMatch } from "./findState.ts";
@@ -39,12 +40,8 @@ export type FindJumpOutcome =
   /** The message did not mount in time, or its text no longer holds the match. */
   | { status: "not-shown" };
 
-/** Where a jumped-to message goes in the view (as for a citation: a third down). */
-const MATCH_VIEW_POSITION = 0.3;
 /** How long to wait for the message's row to mount. */
 const MOUNT_TIMEOUT_MS = 3000;
-/** When the revealed words are checked again (ms): late row measurements may move them. */
-const LATE_CHECKS_MS = [300, 800, 1500];
 
 /** The mounted row of `messageId` in the scroller, or null. */
 function mountedRow(scroller: HTMLElement | null, messageId: string): HTMLElement | null {
@@ -87,7 +84,7 @@ export function jumpToMatch(match: FindMatch, deps: FindJumpDeps): FindJump {
     const scroller = timeline?.getScrollElement() ?? null;
     const row = mountedRow(scroller, id);
     const remount = row === null || scroller === null || !isNearView(row, scroller);
-    if (remount) deps.showMessage({ messageId: id, viewPosition: MATCH_VIEW_POSITION });
+    if (remount) deps.showMessage({ messageId: id, viewPosition: JUMP_VIEW_POSITION });
     // After a new session, wait for the new list: the old one may still show the row far away.
     const ready = () =>
       deps.isMounted(id) && (!remount || deps.timeline()?.getScrollElement() !== scroller);
@@ -123,7 +120,7 @@ function scheduleLateChecks(messageId: string, deps: FindJumpDeps): () => void {
   const onReaderMove = () => {
     readerMoved = true;
   };
-  const timers = LATE_CHECKS_MS.map((delay) =>
+  const timers = FIND_LATE_CHECKS_MS.map((delay) =>
     setTimeout(() => {
       if (readerMoved) return;
       const range = deps.locate(messageId);

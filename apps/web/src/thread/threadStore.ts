@@ -8,7 +8,15 @@
  * This module owns the actions and the reducer, pages and turns; the state's shape is in
  * `threadState.ts` and which version of a message is kept in `threadMessages.ts`.
  */
-import type { MessagePage, SendTurnResponse, ServerEvent, ThreadDetail, Turn } from "@app/protocol";
+import {
+  isTurnFinished,
+  isTurnRunning,
+  type MessagePage,
+  type SendTurnResponse,
+  type ServerEvent,
+  type ThreadDetail,
+  type Turn,
+} from "@app/protocol";
 import { applyCitedBy, applyDelta, mergeMessages } from "./threadMessages.ts";
 import { type ThreadState, withRanges } from "./threadState.ts";
 import { type HistoryRange, insertSegment, type SegmentJoin } from "./threadWindows.ts";
@@ -128,7 +136,7 @@ function applyTurn(
   if (current !== undefined && options.onlyIfUnknown) return state;
   // A turn that ended never runs again on the server, so an older snapshot saying "running"
   // (the send's response arriving after the turn's last event) must not bring it back.
-  if (current !== undefined && isTurnEnded(current) && !isTurnEnded(turn)) return state;
+  if (current !== undefined && isTurnFinished(current) && !isTurnFinished(turn)) return state;
   const unchanged =
     current !== undefined &&
     current.status === turn.status &&
@@ -140,13 +148,8 @@ function applyTurn(
     turnsById.set(turn.id, turn);
     next = { ...state, turnsById };
   }
-  const running = turn.status === "running" || turn.status === "waiting_for_input";
+  const running = isTurnRunning(turn);
   if (running && next.activeTurnId !== turn.id) return { ...next, activeTurnId: turn.id };
   if (!running && next.activeTurnId === turn.id) return { ...next, activeTurnId: null };
   return next;
-}
-
-/** Whether a turn has ended (completed, failed or cancelled): its status is final. */
-export function isTurnEnded(turn: Pick<Turn, "status">): boolean {
-  return turn.status !== "running" && turn.status !== "waiting_for_input";
 }

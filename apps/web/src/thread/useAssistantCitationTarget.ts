@@ -9,6 +9,7 @@
  */
 import { type RefObject, useCallback, useEffect, useReducer, useRef } from "react";
 import type { AssistantCitationActivation } from "../citations/assistantCitationNavigation.ts";
+import { JUMP_VIEW_POSITION } from "../citations/jumpPlacement.ts";
 import {
   IDLE_NAVIGATION,
   isNavigating,
@@ -70,9 +71,6 @@ const NAVIGATION_KEYS = new Set([
   " ",
   "Escape",
 ]);
-
-/** Where a jumped-to source sits in the view (a third down, as a reader expects). */
-const SOURCE_VIEW_POSITION = 0.3;
 
 /** The source row, when it is mounted in the timeline. */
 function mountedRow(scroller: HTMLElement | null, messageId: string): HTMLElement | null {
@@ -153,7 +151,7 @@ export function useAssistantCitationTarget({
     if (!near) {
       latest.current.showMessage({
         messageId: positioning.messageId,
-        viewPosition: SOURCE_VIEW_POSITION,
+        viewPosition: JUMP_VIEW_POSITION,
       });
     }
     dispatch({ type: "positioned", activationId: positioning.activationId });

@@ -2,7 +2,7 @@
  * The sidebar's thread list: one module-level store shared by every view, so a thread created
  * or renamed in one place shows up everywhere without refetching.
  */
-import type { ServerEvent, Thread } from "@app/protocol";
+import { isTurnFinished, type ServerEvent, type Thread } from "@app/protocol";
 import { useSyncExternalStore } from "react";
 import { type ApiError, listThreads } from "../api/client.ts";
 
@@ -49,11 +49,7 @@ export function upsertThreadInList(thread: Thread): void {
  * and recency.
  */
 export function eventStalesThreadList(event: ServerEvent): boolean {
-  return (
-    event.type === "turn.updated" &&
-    event.turn.status !== "running" &&
-    event.turn.status !== "waiting_for_input"
-  );
+  return event.type === "turn.updated" && isTurnFinished(event.turn);
 }
 
 function subscribe(listener: () => void): () => void {

@@ -7,6 +7,7 @@
 import type { Message } from "@app/protocol";
 import type { LegendListRef } from "@legendapp/list/react";
 import { type Ref, type RefObject, useEffect, useImperativeHandle, useRef } from "react";
+import { JUMP_VIEW_POSITION } from "../citations/jumpPlacement.ts";
 import type { FollowEvent } from "./followPolicy.ts";
 import { foldedTurnOf, type TimelineRow } from "./timelineRows.ts";
 import { placeMountedRow, type RevealRangeOptions, scrollRangeIntoView } from "./timelineScroll.ts";
@@ -81,7 +82,7 @@ export function useTimelineHandle(
           await listRef.current.scrollToIndex({
             index,
             animated: options.animated ?? true,
-            viewPosition: options.viewPosition ?? 0.3,
+            viewPosition: options.viewPosition ?? JUMP_VIEW_POSITION,
           });
           return true;
         };

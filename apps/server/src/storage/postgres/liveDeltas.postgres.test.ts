@@ -1,9 +1,9 @@
 /**
  * Streaming across processes (issue 22): a chunk a turn's writer appends in one process reaches
- * event listeners of another process on the same database before the writer stores it. The
- * writer here flushes only after an hour, so every chunk the other side sees came through the
- * live channel (`NOTIFY chat_live`), not through a stored delta row. Two stores, each with its
- * own pool and LISTEN connection, stand for two processes.
+ * event listeners of another process on the same database through the live channel
+ * (`NOTIFY chat_live`) as well as through its stored delta row, but (issue 29) only once it is
+ * stored: the writer broadcasts what a flush committed. The writer here flushes only when told.
+ * Two stores, each with its own pool and LISTEN connection, stand for two processes.
  */
 import { randomUUID } from "node:crypto";
 import type { ServerEvent } from "@app/protocol";
@@ -63,6 +63,11 @@ async function runningTurn(): Promise<{ threadId: string; writer: TurnWriter }> 
     onStop: (stop) => {
       throw new Error(`unexpected stop: ${stop.message}`);
     },
+    // The turn is always ours here (the lease guard is tested in turnLease.test.ts).
+    guard: async () => {},
+    onLeaseLost: () => {
+      throw new Error("unexpected lost lease");
+    },
   });
   return { threadId, writer };
 }
@@ -81,7 +86,7 @@ const liveText = (events: LiveEvent[]) =>
     .join("");
 
 describe("live chunks across processes on PostgreSQL", () => {
-  it("reach the other process before the writer stores them, batched, in order", async () => {
+  it("reach the other process only once stored (issue 29), batched, in order", async () => {
     const { threadId, writer } = await runningTurn();
     const b = await listenOnB(threadId);
     const message = writer.startMessage("answer");
@@ -89,18 +94,23 @@ describe("live chunks across processes on PostgreSQL", () => {
       b.events.some((e) => e.event.type === "message.created") ? true : undefined,
     );
 
-    // Three tokens in one tick: one notification carries them (not one per token).
+    // Three tokens in one tick, then text longer than one NOTIFY payload and with characters
+    // JSON escapes.
     message.append("Hello");
     message.append(", ");
     message.append("world");
-    await waitFor(() => (liveText(b.events) === "Hello, world" ? true : undefined));
-    const live = b.events.filter((e) => e.id === null);
-    expect(live).toHaveLength(1);
-    expect(live[0]!.event).toMatchObject({ type: "message.delta", offset: 0 });
-
-    // More text, longer than one NOTIFY payload and with characters JSON escapes.
     const long = `${"x".repeat(20_000)}${"é😀\u0001".repeat(3_000)}`;
     message.append(long);
+
+    // Not stored yet, so not sent: an event A stores after the appends reaches B with no
+    // chunk before it.
+    const turn = (await storeA.activeTurn(threadId))!;
+    await logA.atomically((w) => w.publish(threadId, { type: "turn.updated", turn }));
+    await waitFor(() => (b.events.some((e) => e.event.type === "turn.updated") ? true : undefined));
+    expect(b.events.filter((e) => e.event.type === "message.delta")).toEqual([]);
+
+    writer.flush();
+    await writer.settled();
     await waitFor(() => (liveText(b.events) === `Hello, world${long}` ? true : undefined));
     // Each live chunk starts where the previous one ended.
     let offset = 0;
@@ -109,18 +119,39 @@ describe("live chunks across processes on PostgreSQL", () => {
       expect(event.offset).toBe(offset);
       offset += event.delta.length;
     }
-
-    // Nothing was stored yet: all of it came unstored, before the writer's flush.
-    const stored = await storeA.eventsAfter(threadId, 0, 100);
-    expect(stored.filter((e) => e.event.type === "message.delta")).toEqual([]);
-
-    writer.flush();
-    await writer.settled();
     await waitFor(() =>
       b.events.some((e) => e.id !== null && e.event.type === "message.delta") ? true : undefined,
     );
     writer.close();
     b.stop();
+  });
+
+  it("give the other process a reply's last characters as deltas before its completion (issue 29)", async () => {
+    for (let round = 0; round < 5; round++) {
+      const { threadId, writer } = await runningTurn();
+      const b = await listenOnB(threadId);
+      const message = writer.startMessage("answer");
+      message.append("first part, ");
+      writer.flush();
+      await writer.settled();
+      // The last characters, never flushed on their own: the message completes right away.
+      message.append(`the last characters of round ${round}`);
+      message.complete();
+      await waitFor(() =>
+        b.events.some((e) => e.event.type === "message.completed") ? true : undefined,
+      );
+      await writer.settled();
+      const completedAt = b.events.findIndex((e) => e.event.type === "message.completed");
+      // The text B's clients rebuild from deltas (stored or live, by offset) before completion.
+      let text = "";
+      for (const { event } of b.events.slice(0, completedAt)) {
+        if (event.type !== "message.delta" || event.offset > text.length) continue;
+        text += event.delta.slice(text.length - event.offset);
+      }
+      expect(text).toBe(`first part, the last characters of round ${round}`);
+      writer.close();
+      b.stop();
+    }
   });
 
   it("are not handed back to the process that sent them", async () => {
@@ -133,14 +164,17 @@ describe("live chunks across processes on PostgreSQL", () => {
       b.events.some((e) => e.event.type === "message.created") ? true : undefined,
     );
     message.append("once");
-    await waitFor(() => (liveText(b.events) === "once" ? true : undefined));
     message.append(" more");
-    await waitFor(() => (liveText(b.events) === "once more" ? true : undefined));
-    // A stored event after them: A's LISTEN connection gets the notifications in order, and the
-    // flush returns once A delivered its own row, so any echo of the chunks came in by then.
     writer.flush();
     await writer.settled();
-    expect(liveText(onA)).toBe("once more");
+    await waitFor(() => (liveText(b.events) === "once more" ? true : undefined));
+    // A second stored event after them: A's LISTEN connection gets the notifications in order,
+    // and the flush returns once A delivered its own row, so any echo came in by then.
+    message.append("!");
+    writer.flush();
+    await writer.settled();
+    await waitFor(() => (liveText(b.events) === "once more!" ? true : undefined));
+    expect(liveText(onA)).toBe("once more!");
     writer.close();
     subscription.unsubscribe();
     b.stop();

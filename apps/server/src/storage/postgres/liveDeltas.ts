@@ -1,10 +1,11 @@
 /**
- * Streaming chunks between processes on one PostgreSQL database, before they are stored.
+ * Streaming chunks between processes on one PostgreSQL database, once stored.
  *
  * A turn's writer stores its text as one delta row per ~100 ms flush, and a process learns of
- * stored rows through `NOTIFY chat_events`; clients on another process would see the reply in
- * 100 ms batches. So chunks also travel unstored: they gather for {@link LIVE_BATCH_MS} and go
- * out as `NOTIFY chat_live` payloads, all of a batch in one statement, one statement in flight at
+ * stored rows through `NOTIFY chat_events`; but a finishing message's rows are compacted, maybe
+ * before another process reads them. So the text of each committed flush also travels on its
+ * own (issue 29: only stored text, so a crash never takes back what a reader saw): chunks gather
+ * for {@link LIVE_BATCH_MS} and go out as `NOTIFY chat_live` payloads, all of a batch in one statement, one statement in flight at
  * a time (so payloads arrive in order). That is one notification per message per batch, never
  * one per token. Receivers treat these chunks exactly like their own broadcast ones (`id: null`);
  * the stored row that follows covers anything a receiver missed.
@@ -38,6 +39,8 @@ export class LiveDeltaBatcher {
   #timer: NodeJS.Timeout | undefined;
   #sending = false;
   #closed = false;
+  /** The statement in flight, settled (never rejects). */
+  #inFlight: Promise<void> = Promise.resolve();
 
   /** `send` runs the NOTIFY statement for `payloads`, in order. */
   constructor(send: (payloads: string[]) => Promise<void>) {
@@ -77,13 +80,26 @@ export class LiveDeltaBatcher {
       encodeLiveDelta(this.sender, threadId, { type: "message.delta", messageId, offset, delta }),
     );
     this.#sending = true;
-    this.#send(payloads)
+    this.#inFlight = this.#send(payloads)
       // Best effort: receivers get the text from the next stored delta row instead.
       .catch(() => {})
       .finally(() => {
         this.#sending = false;
         if (this.#timer === undefined) this.#flush();
       });
+  }
+
+  /**
+   * Sends what has gathered now and resolves once every chunk added so far was handed to
+   * PostgreSQL: a transaction committed after it notifies other processes after these chunks.
+   */
+  async drain(): Promise<void> {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    while (!this.#closed && (this.#sending || this.#pending.length > 0)) {
+      if (!this.#sending) this.#flush();
+      await this.#inFlight;
+    }
   }
 }
 

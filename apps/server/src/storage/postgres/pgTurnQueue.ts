@@ -17,6 +17,8 @@ export type PgTurnQueue = Pick<
   | "claimTurn"
   | "releaseTurn"
   | "renewLease"
+  | "holdsTurn"
+  | "lockTurn"
   | "threadsAwaitingTurns"
 >;
 
@@ -35,7 +37,8 @@ export function pgTurnQueue(ctx: PgContext): PgTurnQueue {
       const [row] = await ctx.rows<TurnRow & { lease_owner: string | null; expired: boolean }>(
         "queueHead",
         `SELECT ${TURN_COLUMNS}, lease_owner, lease_expires_at < clock_timestamp() AS expired
-         FROM turns WHERE thread_id = $1 AND ${UNFINISHED} ORDER BY prompt_seq LIMIT 1`,
+         FROM turns WHERE thread_id = $1 AND ${UNFINISHED} ORDER BY prompt_seq LIMIT 1
+         FOR UPDATE`,
         [threadId],
       );
       if (!row) return null;
@@ -71,6 +74,20 @@ export function pgTurnQueue(ctx: PgContext): PgTurnQueue {
         [Math.round(leaseMs), turnId, owner],
       );
       return result.rowCount === 1;
+    },
+
+    async holdsTurn(turnId: string, owner: string): Promise<boolean> {
+      const [row] = await ctx.rows<{ held: boolean }>(
+        "holdsTurn",
+        `SELECT lease_owner = $2 AND lease_expires_at >= clock_timestamp() AS held
+         FROM turns WHERE id = $1 AND ${UNFINISHED} FOR UPDATE`,
+        [turnId, owner],
+      );
+      return row?.held === true;
+    },
+
+    async lockTurn(turnId: string): Promise<void> {
+      await ctx.run("lockTurn", "SELECT 1 FROM turns WHERE id = $1 FOR UPDATE", [turnId]);
     },
 
     async threadsAwaitingTurns(): Promise<string[]> {

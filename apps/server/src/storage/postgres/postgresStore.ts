@@ -7,10 +7,13 @@
  *   thread it reads the stored events after the last one it delivered, in id order, so every
  *   listener gets each event once, whichever process wrote it. After a lost connection it
  *   reconnects and catches up from the same point.
- * - Live chunks: streaming text not stored yet travels on `NOTIFY chat_live`, batched
- *   (`liveDeltas.ts`), so clients on any process see a reply as smoothly as on the one running
- *   it. A chunk that arrives while a thread's stored events are being read waits for them, so
- *   it never overtakes the `message.created` (or delta row) it continues.
+ * - Live chunks: streaming text, once stored, also travels on `NOTIFY chat_live`, batched
+ *   (`liveDeltas.ts`), so clients on any process get it even when the message finishes and its
+ *   delta rows are compacted before they are read. A chunk that arrives while a thread's stored
+ *   events are being read waits for them, so it never overtakes the `message.created` (or delta
+ *   row) it continues; held chunks of a message go out right before its `message.completed`.
+ * - A connection lost mid-transaction (restart, pg_terminate_backend) is a storage fault, never
+ *   an unhandled `error` event; every statement runs under `statement_timeout`.
  */
 import pg from "pg";
 import type {
@@ -19,6 +22,7 @@ import type {
   CommittedEventsSink,
   LiveDelta,
   LiveDeltaSink,
+  StoredEvent,
 } from "../chatStore.ts";
 import { withSearchIndexer } from "../searchIndexer.ts";
 import { isStorageFault, translateStorageError } from "../storageErrors.ts";
@@ -39,6 +43,8 @@ export interface PostgresStoreOptions {
 
 const CATCH_UP_PAGE = 500;
 const RECONNECT_MS = 1_000;
+/** PostgreSQL's statement_timeout on the pool's connections. */
+const STATEMENT_TIMEOUT_MS = 30_000;
 
 // BIGINT columns (seq, event ids) come back as strings by default; they are far below 2^53.
 const types = {
@@ -47,6 +53,20 @@ const types = {
       ? (value: string) => Number(value)
       : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
 };
+
+/**
+ * The pool's connections: each always has an `error` listener. A backend ended right as its
+ * connection is handed over (its ready and its termination in one packet) would otherwise emit
+ * `error` while neither the pool's idle listener nor a transaction's is attached, and an
+ * unhandled `error` event ends the process. The error still reaches whoever uses the
+ * connection: its queries reject and the pool drops it.
+ */
+class PoolClient extends pg.Client {
+  constructor(config?: string | pg.ClientConfig) {
+    super(config);
+    this.on("error", () => {});
+  }
+}
 
 type Watched = {
   /** Transactions of this process wait here until their events reached local listeners. */
@@ -81,6 +101,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     watch: (threadId) => core.watch(threadId),
     unwatch: (threadId) => core.unwatch(threadId),
     shareLiveDelta: (threadId, event) => core.live.add(threadId, event),
+    flushLiveDeltas: () => core.live.drain(),
     onLiveDeltas: (sink) => core.onLiveDeltas(sink),
     close: () => core.close(),
   });
@@ -105,6 +126,10 @@ class PostgresConnections {
       connectionString: options.url,
       max: options.poolSize ?? 10,
       types,
+      Client: PoolClient,
+      // Every statement is bounded (issue 29): one that runs longer is cancelled, and the
+      // request answers 503 storage_unavailable instead of holding a connection.
+      statement_timeout: STATEMENT_TIMEOUT_MS,
     });
     // An idle client's connection dropped: the pool replaces it; nothing to crash for.
     this.#pool.on("error", (error) => console.error("PostgreSQL pool:", error.message));
@@ -136,6 +161,14 @@ class PostgresConnections {
     } catch (error) {
       throw translateStorageError(error);
     }
+    // A checked-out client has no listener of the pool's: a connection lost mid-transaction
+    // (a restart, pg_terminate_backend) would be an unhandled 'error' event, which ends the
+    // process. The query in flight rejects on its own; the client is then dropped, not reused.
+    let broken = false;
+    const onError = () => {
+      broken = true;
+    };
+    client.on("error", onError);
     const run: Run = (name, text, values) => client.query({ name, text, values });
     const tx = createPgQueries(run, () => this.#environmentId);
     // Newest event id this transaction stored, per thread.
@@ -146,7 +179,6 @@ class PostgresConnections {
       appended.set(threadId, id);
       return id;
     };
-    let broken = false;
     let result: T;
     try {
       await client.query("BEGIN");
@@ -159,6 +191,7 @@ class PostgresConnections {
       throw translateStorageError(error);
     } finally {
       client.release(broken);
+      client.off("error", onError);
     }
     // As with SQLite, a transaction's events have reached this process's listeners when it
     // returns (a writer that broadcasts a chunk next relies on its message.created being out).
@@ -233,6 +266,9 @@ class PostgresConnections {
     const client = await this.#pool.connect().catch((error: unknown) => {
       throw translateStorageError(error);
     });
+    // A connection lost during the migrations fails them (the query rejects), not the process.
+    const onError = () => {};
+    client.on("error", onError);
     try {
       await migratePostgres(client);
       await client.query(
@@ -244,6 +280,7 @@ class PostgresConnections {
       this.#environmentId = rows[0]!.value;
     } finally {
       client.release();
+      client.off("error", onError);
     }
     await this.#listen();
   }
@@ -311,7 +348,7 @@ class PostgresConnections {
             );
             if (events.length === 0) break;
             watched.lastDelivered = events.at(-1)!.id;
-            this.#sink(threadId, events);
+            this.#deliverStored(threadId, watched, events);
             this.#wake(watched);
             if (events.length < CATCH_UP_PAGE) break;
           }
@@ -330,6 +367,28 @@ class PostgresConnections {
         }
       }
     })();
+  }
+
+  /**
+   * Stored events to the sink, in order; the live chunks held meanwhile of a message that
+   * completes here go first, right before its `message.completed`. (A writer sends a message's
+   * last chunk before it stores the completion, but the chunk may come in while the stored
+   * events are being read; after the completion, clients would drop it.)
+   */
+  #deliverStored(threadId: string, watched: Watched, events: StoredEvent[]): void {
+    let from = 0;
+    for (let i = 0; i < events.length; i++) {
+      const event = events[i]!.event;
+      if (event.type !== "message.completed") continue;
+      const id = event.message.id;
+      const chunks = watched.held.filter((held) => held.messageId === id);
+      if (chunks.length === 0) continue;
+      watched.held = watched.held.filter((held) => held.messageId !== id);
+      if (i > from) this.#sink(threadId, events.slice(from, i));
+      for (const chunk of chunks) this.#liveSink(threadId, chunk);
+      from = i;
+    }
+    if (from < events.length) this.#sink(threadId, events.slice(from));
   }
 
   #wake(watched: Watched): void {
