@@ -84,7 +84,10 @@ test("Stop marks the reply Stopped, and the sidebar shows the thread's title wit
   const stop = page.getByRole("button", { name: "Stop" });
   await expect(assistantBodies(page).last()).toContainText("Part 2");
   await stop.click();
+  // Focus goes to the composer at once (the button is disabled, then gone): never <body>.
+  await expect(composer(page)).toBeFocused();
   await expect(stop).toHaveCount(0);
+  await expect(composer(page)).toBeFocused();
 
   const reply = page.locator('[data-role="assistant"]').last();
   await expect(reply).toHaveAttribute("data-turn-outcome", "cancelled");

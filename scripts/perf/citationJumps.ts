@@ -42,7 +42,7 @@ const TURN_BACKS = [50, 300, 1900] as const;
  * Starts watching (in the page) for the end condition, then clicks `selector`'s element and
  * resolves with click → condition met, in ms. `condition` is evaluated every frame.
  */
-async function timeClick(
+export async function timeClick(
   page: Page,
   target: Locator,
   condition: "highlight" | { newestId: string },
@@ -94,11 +94,11 @@ async function timeClick(
   return page.evaluate(() => (window as unknown as { __jump: Promise<number> }).__jump);
 }
 
-const chipSelector = (comment: string) =>
+export const chipSelector = (comment: string) =>
   `a[data-assistant-citation-chip][aria-label="Assistant quote: ${comment}"]`;
 
 /** Opens the seeded thread and waits until it is idle (composer mounted). */
-async function openThread(page: Page, rig: RigState): Promise<void> {
+export async function openThread(page: Page, rig: RigState): Promise<void> {
   await page.goto(`${rig.baseURL}${rig.seededThreadPath}`);
   await page.getByRole("textbox", { name: "Message", exact: true }).waitFor();
   await page.waitForTimeout(300);

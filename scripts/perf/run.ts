@@ -1,7 +1,7 @@
 /**
  * Browser performance measurements for the chat app (not part of `npm test`):
  *
- *   pnpm --filter @app/web build && pnpm exec tsx scripts/perf/run.ts [--only open,baseline,typing,bigdraft,toolbar,find,jumps]
+ *   pnpm --filter @app/web build && pnpm exec tsx scripts/perf/run.ts [--only open,baseline,typing,bigdraft,toolbar,find,depths,jumps]
  *
  * `open` prints the cold open (first row, FCP, critical-path bytes) and the warm reopen;
  * `baseline` opens the same thread side by side with a naive react-markdown list (sideBySide.ts)
@@ -16,11 +16,14 @@
  * toolbar after a drag < 100 ms median; citation jumps (click to cited
  * words highlighted in view) < 300 ms in view and < 600 ms at any depth, Jump to latest < 300 ms,
  * heap after 10 jumps within 1.5× of the heap after opening; find steps (Enter to the next of
- * 50 matches spread over 2,000 turns highlighted in view) < 150 ms median.
+ * 50 matches spread over 2,000 turns highlighted in view) < 150 ms median; `depths` (issue 32):
+ * chip click to the cited words highlighted fully in view, 20 clicks each at 1, 20, 300 and
+ * 1,900 turns back (JUMP_DEPTH_RUNS), < 150 ms median at every depth.
  */
 import { cpus } from "node:os";
 import { measureCitationJumps } from "./citationJumps.ts";
 import { FIND_STEP_QUERY, measureFindSteps } from "./findSteps.ts";
+import { JUMP_DEPTH_RUNS, measureJumpDepths } from "./jumpDepths.ts";
 import { measureOpenThread, type OpenRun } from "./openThread.ts";
 import { launchChromium, startPerfServer } from "./rig.ts";
 import { GESTURE_SPEED_PX_S, measureScrollGesture } from "./scrollGesture.ts";
@@ -39,6 +42,7 @@ const STEPS = [
   "bigdraft",
   "toolbar",
   "find",
+  "depths",
   "jumps",
 ] as const;
 type Step = (typeof STEPS)[number];
@@ -168,6 +172,15 @@ async function main(): Promise<void> {
       report(
         `| Find in thread, "${FIND_STEP_QUERY}" (${find.matches} matches over 2,000 turns): Enter to the next match highlighted in view, ${find.runs.length} steps | median ${ms(find.median)}, p95 ${ms(find.p95)}, worst ${ms(find.worst)} | median < 150 ms: ${pass(find.median < 150)} |`,
       );
+    }
+    if (only.has("depths")) {
+      const depths = await measureJumpDepths(browser, server.state);
+      json.depths = depths;
+      for (const depth of depths) {
+        report(
+          `| Citation jump ${depth.label}: chip click to cited words highlighted fully in view, median of ${JUMP_DEPTH_RUNS} | median ${ms(depth.median)}, worst ${ms(Math.max(...depth.runs))} | < 150 ms: ${pass(depth.median < 150)} |`,
+        );
+      }
     }
     // Last: it adds a turn to the seeded thread (a chip whose source is in view).
     if (only.has("jumps")) {

@@ -56,7 +56,11 @@ describe("shutdown", () => {
       try {
         const page = await waitFor(async () => {
           const p = await second.getJson<MessagePage>(`/api/threads/${thread.id}/messages`);
-          return p.turns.every((t) => t.status !== "running") ? p : undefined;
+          // Turns and messages are separate reads: wait until the last answer is in too.
+          const lastAnswer = p.messages.find(
+            (m) => m.turnId === sent[2]!.turn.id && m.kind === "answer" && m.status === "complete",
+          );
+          return p.turns.every((t) => t.status !== "running") && lastAnswer ? p : undefined;
         });
         expect(page.turns.map((t) => [t.id, t.status, t.error?.code ?? null])).toEqual([
           [sent[0]!.turn.id, "failed", "cancelled"],

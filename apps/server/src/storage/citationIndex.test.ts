@@ -17,6 +17,10 @@ import {
   testDatabaseUrl,
   testStoreKind,
 } from "../testing/harness.ts";
+import {
+  PG_UNDO_LATER_MIGRATIONS,
+  SQLITE_UNDO_LATER_MIGRATIONS,
+} from "../testing/schemaRollback.ts";
 import type { ChatStore } from "./chatStore.ts";
 import { type CitedByRow, citationEntriesOf, summarizeCitedBy } from "./citationIndex.ts";
 import { openDatabase } from "./db.ts";
@@ -135,6 +139,7 @@ describe("the backfill migration", () => {
            DROP TABLE search_pending; DROP TABLE message_search; DROP TABLE message_search_fts;
            PRAGMA user_version = 4;`,
         );
+        db.exec(SQLITE_UNDO_LATER_MIGRATIONS);
         db.close();
       } else {
         const client = new pg.Client({ connectionString: (await testDatabaseUrl(dir))! });
@@ -143,6 +148,7 @@ describe("the backfill migration", () => {
         await client.query(
           "DROP TABLE message_citations, message_backlinks, search_pending, message_search",
         );
+        await client.query(PG_UNDO_LATER_MIGRATIONS);
         await client.query("DELETE FROM schema_migrations WHERE version >= 2");
         await client.end();
       }

@@ -17,6 +17,10 @@ import {
   testDatabaseUrl,
   testStoreKind,
 } from "../testing/harness.ts";
+import {
+  PG_UNDO_LATER_MIGRATIONS,
+  SQLITE_UNDO_LATER_MIGRATIONS,
+} from "../testing/schemaRollback.ts";
 import type { ChatStore } from "./chatStore.ts";
 import { openDatabase } from "./db.ts";
 
@@ -83,11 +87,13 @@ describe("the find-in-thread index", () => {
         db.exec(
           "DROP TABLE search_pending; DROP TABLE message_search; DROP TABLE message_search_fts; PRAGMA user_version = 5;",
         );
+        db.exec(SQLITE_UNDO_LATER_MIGRATIONS);
         db.close();
       } else {
         const client = new pg.Client({ connectionString: (await testDatabaseUrl(dir))! });
         await client.connect();
         await client.query("DROP TABLE search_pending; DROP TABLE message_search");
+        await client.query(PG_UNDO_LATER_MIGRATIONS);
         await client.query("DELETE FROM schema_migrations WHERE version >= 3");
         await client.end();
       }

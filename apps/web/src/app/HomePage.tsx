@@ -5,8 +5,13 @@ import { createThread, sendTurn } from "../api/client.ts";
 import { registerActiveComposer } from "../composer/activeComposer.ts";
 import type { ComposerHandle } from "../composer/Composer.tsx";
 import { ComposerPlaceholder } from "../thread/ThreadComposer.tsx";
-import { onNewThreadRequest, takeNewThreadRequest } from "../threads/newThreadRequest.ts";
+import {
+  leaveComposer,
+  onNewThreadRequest,
+  takeNewThreadRequest,
+} from "../threads/newThreadRequest.ts";
 import { refreshThreadList } from "../threads/threadList.ts";
+import { shownComposer } from "./skipToComposer.ts";
 
 // The same lazily loaded chunk as a thread's composer.
 const StableComposer = memo(
@@ -32,19 +37,26 @@ export function HomePage() {
   // never leaves empty threads behind.
   const created = useRef<Thread | null>(null);
   const composerRef = useRef<ComposerHandle | null>(null);
+  const pageRef = useRef<HTMLDivElement>(null);
   // "New thread" lands here with the composer focused, whether the chunk loads before or after.
+  // The composer is shown only after the request's render (narrow screens), so focus waits a frame.
   const focusIfRequested = useCallback(() => {
-    if (composerRef.current && takeNewThreadRequest()) composerRef.current.focus();
+    if (!composerRef.current || !takeNewThreadRequest()) return;
+    const handle = composerRef.current;
+    requestAnimationFrame(() => handle.focus());
   }, []);
-  const setComposer = useCallback(
-    (handle: ComposerHandle | null) => {
-      composerRef.current = handle;
-      focusIfRequested();
-    },
-    [focusIfRequested],
-  );
+  // The page opens with its composer focused when it is shown (wide screens: beside the list).
+  const setComposer = useCallback((handle: ComposerHandle | null) => {
+    composerRef.current = handle;
+    if (handle === null) return;
+    if (takeNewThreadRequest() || shownComposer(pageRef.current ?? undefined) !== null) {
+      handle.focus();
+    }
+  }, []);
   useEffect(() => onNewThreadRequest(focusIfRequested), [focusIfRequested]);
   useEffect(() => registerActiveComposer(() => composerRef.current), []);
+  // Leaving home ends the narrow screen's composing: coming back shows the list.
+  useEffect(() => leaveComposer, []);
 
   const onSend = useCallback(
     async (prompt: string) => {
@@ -64,7 +76,10 @@ export function HomePage() {
   );
 
   return (
-    <div className="home">
+    <div className="home" ref={pageRef}>
+      <button type="button" className="button home__back" onClick={leaveComposer}>
+        ← Threads
+      </button>
       <div className="home__card">
         <h1>Chat with the assistant</h1>
         <p>

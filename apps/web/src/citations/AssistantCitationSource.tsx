@@ -1,6 +1,7 @@
 import type { AssistantCitation } from "@app/citations";
 import { useEffect, useRef, useState } from "react";
 import type { CitationHighlightClock } from "./citationHighlightClocks.ts";
+import type { RevealRangeRequest } from "./keepRevealedInView.ts";
 import { revealCitationSource } from "./revealCitationSource.ts";
 
 /** Props of {@link AssistantCitationSource}. */
@@ -11,11 +12,9 @@ export type AssistantCitationSourceProps = {
   /** The timeline's scrolling element (where the source row lives). */
   getScrollElement(): HTMLElement | null;
   /** Asks the timeline to bring the range into view (TimelineHandle.revealRange). */
-  revealRange(range: Range, options: { instant: boolean; onlyIfOutOfView?: boolean }): void;
+  revealRange(range: Range, options: RevealRangeRequest): void;
   /** Called once the text is revealed (or cannot be), so positioning can end. */
   onSettled(warning: string | null): void;
-  /** Scroll to the text at once (a deep jump: the timeline was just placed there). */
-  instant?: boolean;
   /**
    * A backlink's jump: reveal the chip of `citation` in this citing message (and give it focus)
    * instead of the cited text.
@@ -37,7 +36,6 @@ export function AssistantCitationSource({
   getScrollElement,
   revealRange,
   onSettled,
-  instant = false,
   chipMessageId,
 }: AssistantCitationSourceProps) {
   const latest = useRef({ getScrollElement, revealRange, onSettled });
@@ -48,7 +46,6 @@ export function AssistantCitationSource({
       revealCitationSource({
         citation,
         clock,
-        instant,
         reducedMotion: prefersReducedMotion(),
         timeline: {
           getScrollElement: () => latest.current.getScrollElement(),
@@ -57,7 +54,7 @@ export function AssistantCitationSource({
         onSettled: (warning) => latest.current.onSettled(warning),
         chipMessageId,
       }),
-    [citation, clock, instant, chipMessageId],
+    [citation, clock, chipMessageId],
   );
 
   return null;
@@ -71,10 +68,13 @@ export function AssistantCitationWarning({
   message,
   onDismiss,
   onRetry,
+  sourceFocused = false,
 }: {
   message: string;
   onDismiss(): void;
   onRetry?: () => void;
+  /** The jump focused the source message (shown despite the warning): focus stays there. */
+  sourceFocused?: boolean;
 }) {
   const [visible, setVisible] = useState(true);
   // The reader's focus was on what started the jump (a chip, often re-rendered away): it moves
@@ -85,8 +85,8 @@ export function AssistantCitationWarning({
     const typing =
       active instanceof HTMLElement &&
       (active.isContentEditable || active.tagName === "INPUT" || active.tagName === "TEXTAREA");
-    if (!typing) ref.current?.focus({ preventScroll: true });
-  }, []);
+    if (!typing && !sourceFocused) ref.current?.focus({ preventScroll: true });
+  }, [sourceFocused]);
   if (!visible) return null;
   return (
     <div

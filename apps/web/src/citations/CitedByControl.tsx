@@ -280,7 +280,7 @@ export function CitedByControl({
                   })}
                 </ul>
               )}
-              <button type="button" className="cited-by__close" onClick={close}>
+              <button type="button" className="button cited-by__close" onClick={close}>
                 Close
               </button>
             </div>,

@@ -11,7 +11,7 @@ import type { CitationHighlightClock } from "./citationHighlightClocks.ts";
 import { citationHighlightDuration, citationHighlightOpacity } from "./citationHighlightTiming.ts";
 import { createSourceHighlight, type SourceHighlight } from "./citationSourceHighlight.ts";
 import { chipRange, findCitingChip, isLiveChipRange, messageRow } from "./citingChipTarget.ts";
-import { CITATION_LATE_CHECKS_MS } from "./jumpPlacement.ts";
+import { keepRevealedInView, type RevealRangeRequest } from "./keepRevealedInView.ts";
 import { NAVIGATION_WARNINGS } from "./navigationMachine.ts";
 import { resolveAssistantCitationRange } from "./resolveAssistantCitationRange.ts";
 
@@ -24,7 +24,7 @@ const MOUNT_TIMEOUT_MS = 3000;
 /** What the controller may ask of the timeline (a part of TimelineHandle). */
 export type RevealTimeline = {
   getScrollElement(): HTMLElement | null;
-  revealRange(range: Range, options: { instant: boolean; onlyIfOutOfView?: boolean }): void;
+  revealRange(range: Range, options: RevealRangeRequest): void;
 };
 
 /** Options of {@link revealCitationSource}. */
@@ -32,8 +32,6 @@ export type RevealCitationSourceOptions = {
   citation: AssistantCitation;
   clock: CitationHighlightClock;
   timeline: RevealTimeline;
-  /** Scroll at once (a deep jump, or reduced motion) instead of smoothly. */
-  instant: boolean;
   reducedMotion: boolean;
   /** Called once: the text is revealed (null) or cannot be (a warning). */
   onSettled(warning: string | null): void;
@@ -173,43 +171,12 @@ function startPulse(
 }
 
 /**
- * Asks the timeline again, a few times, to bring the text back if late measurements pushed it
- * out of view, unless the reader has started to scroll or type meanwhile. Returns a cancel.
- */
-function scheduleLateChecks(
-  target: JumpTarget,
-  timeline: RevealTimeline,
-  current: { range: Range | null },
-): () => void {
-  let readerMoved = false;
-  const onReaderMove = () => {
-    readerMoved = true;
-  };
-  const timers = CITATION_LATE_CHECKS_MS.map((delay) =>
-    setTimeout(() => {
-      const range = current.range;
-      if (readerMoved || !range || !target.isLive(range)) return;
-      timeline.revealRange(range, { instant: true, onlyIfOutOfView: true });
-    }, delay),
-  );
-  window.addEventListener("wheel", onReaderMove, { passive: true });
-  window.addEventListener("touchmove", onReaderMove, { passive: true });
-  window.addEventListener("keydown", onReaderMove);
-  return () => {
-    for (const timer of timers) clearTimeout(timer);
-    window.removeEventListener("wheel", onReaderMove);
-    window.removeEventListener("touchmove", onReaderMove);
-    window.removeEventListener("keydown", onReaderMove);
-  };
-}
-
-/**
  * Reveals a cited source (see the module doc). Escape ends the highlight. Returns a dispose
  * function; disposing pauses nothing: the clock keeps running and a new reveal of the same
  * activation resumes what is left, while an expired or dismissed highlight never comes back.
  */
 export function revealCitationSource(options: RevealCitationSourceOptions): () => void {
-  const { citation, clock, timeline, instant, reducedMotion, onSettled } = options;
+  const { citation, clock, timeline, reducedMotion, onSettled } = options;
   const target = jumpTarget(citation, options.chipMessageId);
   let settled = false;
   const settle = (warning: string | null) => {
@@ -223,11 +190,23 @@ export function revealCitationSource(options: RevealCitationSourceOptions): () =
 
   const reveal = (body: Element) => {
     const resolved = target.resolve(body);
-    if (resolved.status === "missing") return settle(NAVIGATION_WARNINGS.changed);
-    if (resolved.status === "ambiguous") return settle(NAVIGATION_WARNINGS.ambiguous);
+    if (resolved.status !== "found") {
+      // The words cannot be shown, but the message can: into view (its first line at the top
+      // when it is taller than the view) and focused; the thread view marks its row.
+      const whole = document.createRange();
+      whole.selectNodeContents(body);
+      timeline.revealRange(whole, { instant: true, unlessFullyInView: true });
+      target.focus(whole);
+      return settle(
+        resolved.status === "missing" ? NAVIGATION_WARNINGS.changed : NAVIGATION_WARNINGS.ambiguous,
+      );
+    }
     current.range = resolved.range;
-    timeline.revealRange(resolved.range, { instant: instant || reducedMotion });
-    cancelChecks = scheduleLateChecks(target, timeline, current);
+    // At once, and only when some of it is hidden: words already in view stay where they are.
+    timeline.revealRange(resolved.range, { instant: true, unlessFullyInView: true });
+    cancelChecks = keepRevealedInView(current, target.isLive, (range, request) =>
+      timeline.revealRange(range, request),
+    );
     target.focus(resolved.range);
     settle(null);
     if (clock.finished) return;

@@ -29,6 +29,25 @@ export function ComposerPlaceholder() {
 }
 
 /**
+ * The composer's place on a thread that does not exist: a disabled **Message** textbox that says
+ * why, and no Send (nothing can be sent there).
+ */
+export function DisabledComposer({ reason }: { reason: string }) {
+  return (
+    <div className="composer-placeholder-box">
+      <textarea
+        className="composer-placeholder-box__input composer-placeholder-box__input--disabled"
+        aria-label="Message"
+        disabled
+        rows={1}
+        value={reason}
+        readOnly
+      />
+    </div>
+  );
+}
+
+/**
  * Whether the composer may mount, and the timeline's `onLoad` that lets it. A thread with no
  * messages, or one that failed to load, gets it at once; a safety timer covers a list that never
  * reports its layout.

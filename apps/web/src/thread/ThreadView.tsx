@@ -1,3 +1,4 @@
+import { Link } from "@tanstack/react-router";
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import {
   AssistantCitationSource,
@@ -6,6 +7,8 @@ import {
 import { AssistantCitationNavigationContext } from "../citations/assistantCitationNavigation.ts";
 import { CitationHereContext } from "../citations/citationScope.ts";
 import { JumpControls } from "../citations/JumpControls.tsx";
+import type { RevealRangeRequest } from "../citations/keepRevealedInView.ts";
+import { NAVIGATION_WARNINGS } from "../citations/navigationMachine.ts";
 import {
   type CiteRange,
   useAssistantSelectionToolbar,
@@ -20,15 +23,17 @@ import { useThreadFind } from "../find/useThreadFind.ts";
 import { ConversationActionsContext } from "../timeline/conversationActions.ts";
 import { focusMessageWhenMounted } from "../timeline/focusMessage.ts";
 import { Timeline, type TimelineHandle } from "../timeline/Timeline.tsx";
-import { ThreadComposer, useComposerReady } from "./ThreadComposer.tsx";
+import { DisabledComposer, ThreadComposer, useComposerReady } from "./ThreadComposer.tsx";
 import { ThreadHeader } from "./ThreadHeader.tsx";
 import { useAssistantCitationTarget } from "./useAssistantCitationTarget.ts";
 import { useChipNavigation } from "./useChipNavigation.ts";
 import { useCiteIntoComposer } from "./useCiteIntoComposer.ts";
 import { useConversationChanges } from "./useConversationChanges.tsx";
 import { useEdgeLoading } from "./useEdgeLoading.ts";
+import { useScrollRestoration } from "./useScrollRestoration.ts";
 import { useThread } from "./useThread.ts";
 import { rangeOfMessage, useTimelineView } from "./useTimelineView.ts";
+import { useWarnedRowMark } from "./useWarnedRowMark.ts";
 
 /** Props of {@link ThreadView}. */
 export type ThreadViewProps = { environmentId: string; threadId: string };
@@ -118,8 +123,7 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
   // Other modules never scroll the timeline themselves: they ask it (timeline/README.md).
   const getScrollElement = useCallback(() => timelineRef.current?.getScrollElement() ?? null, []);
   const revealRange = useCallback(
-    (range: Range, options: { instant: boolean; onlyIfOutOfView?: boolean }) =>
-      timelineRef.current?.revealRange(range, options),
+    (range: Range, options: RevealRangeRequest) => timelineRef.current?.revealRange(range, options),
     [],
   );
   const placeMessage = useCallback(
@@ -138,6 +142,18 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
   const { canGoBack, goBack } = useCitationReturn({
     threadId,
     ready: load.status === "ready",
+    isLoaded,
+    loadAround,
+    showMessage,
+    placeMessage,
+  });
+
+  // Browser Back / Forward: each history entry reopens the thread where it was read.
+  useScrollRestoration({
+    threadId,
+    ready: load.status === "ready",
+    surfaceRef,
+    getScrollElement,
     isLoaded,
     loadAround,
     showMessage,
@@ -175,7 +191,17 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
     else if (cited !== null) focusMessageWhenMounted(cited);
   }, [dismissTargetWarning, leaveCitation]);
 
-  const title = state.thread?.title ?? (load.status === "loading" ? "Loading…" : "Thread");
+  // After Stop the button goes away: focus goes to the composer, never to <body>.
+  const focusComposer = useCallback(() => composerRef.current?.focus(), []);
+
+  // A jump whose words could not be shown (changed, ambiguous) marks its message's row.
+  useWarnedRowMark(target.state, surfaceRef);
+
+  // A thread that does not exist gets a plain view: no Retry, and a composer that cannot send.
+  const notFound = load.status === "error" && load.error.status === 404;
+  const title =
+    state.thread?.title ??
+    (load.status === "loading" ? "Loading…" : notFound ? "Thread not found" : "Thread");
   return (
     <section className="thread-view" aria-label={title} data-thread-id={threadId}>
       <ThreadHeader
@@ -197,6 +223,10 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
           key={`${target.dataVersion}:${target.warning}`}
           message={target.warning}
           onDismiss={dismissWarning}
+          sourceFocused={
+            target.warning === NAVIGATION_WARNINGS.changed ||
+            target.warning === NAVIGATION_WARNINGS.ambiguous
+          }
           {...(target.canRetry ? { onRetry: target.retry } : {})}
         />
       ) : null}
@@ -219,7 +249,6 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
           getScrollElement={getScrollElement}
           revealRange={revealRange}
           onSettled={target.onSettled}
-          instant={target.instant}
         />
       ) : null}
       {changes.notice !== null ? (
@@ -246,13 +275,19 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
                     </blockquote>
                   ) : null}
                 </div>
+              ) : notFound ? (
+                <div className="thread-view__center">
+                  <div className="page-message">
+                    <p>This thread does not exist.</p>
+                    <p>
+                      <Link to="/">Back to your threads</Link>
+                    </p>
+                  </div>
+                </div>
               ) : load.status === "error" ? (
                 <div className="thread-view__center">
                   <div className="notice notice--error" role="alert">
-                    {load.error.status === 404
-                      ? "This thread does not exist."
-                      : "Could not load this thread."}{" "}
-                    {load.error.message}
+                    Could not load this thread. {load.error.message}
                     <button type="button" className="button" onClick={thread.retryLoad}>
                       Retry
                     </button>
@@ -304,15 +339,23 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
 
       <ThreadFindBar find={find} />
       <div className="thread-view__composer">
-        <StopTurnButton threadId={threadId} turnId={state.activeTurnId} />
-        <ThreadComposer
-          ready={composerReady}
-          composerRef={composerRef}
+        <StopTurnButton
           threadId={threadId}
-          pendingUserInput={state.pendingUserInput}
-          onSend={onSend}
-          onAnswer={thread.answer}
+          turnId={state.activeTurnId}
+          onStopRequested={focusComposer}
         />
+        {notFound ? (
+          <DisabledComposer reason="This thread does not exist." />
+        ) : (
+          <ThreadComposer
+            ready={composerReady}
+            composerRef={composerRef}
+            threadId={threadId}
+            pendingUserInput={state.pendingUserInput}
+            onSend={onSend}
+            onAnswer={thread.answer}
+          />
+        )}
       </div>
       {selectionToolbar}
     </section>

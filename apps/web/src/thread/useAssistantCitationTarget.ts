@@ -2,7 +2,7 @@
  * Brings a citation's source message into the timeline (spec "Source navigation"), driving
  * {@link navigationReducer}: a source that is not loaded costs one `around=` request (no paging
  * through history); then the source row is placed. A source row already on screen, or within
- * about one viewport of it, is scrolled to smoothly by the highlighter; any other is shown at
+ * about one viewport of it, is scrolled to at once by the highlighter; any other is shown at
  * once by starting a new timeline session at the source (the timeline remounts there, unfolding
  * a folded turn first), so the reader never watches history scroll past. User navigation
  * (wheel, touch, navigation keys) or Escape cancels a navigation that has not revealed yet.
@@ -47,8 +47,6 @@ export type AssistantCitationTarget = {
   positioning: boolean;
   /** True once the highlighter should run. */
   revealing: boolean;
-  /** True when the source was far: the highlighter scrolls to it instantly. */
-  instant: boolean;
   /** The cited row, kept mounted (Timeline `pinnedMessageIds`). */
   pinnedMessageIds: readonly string[] | undefined;
   /** The activation id (Timeline `dataVersion`). */
@@ -104,7 +102,6 @@ export function useAssistantCitationTarget({
   const messageId = activation?.chipMessageId ?? activation?.citation.messageId ?? null;
   const latest = useRef(thread);
   latest.current = thread;
-  const instant = useRef(false);
 
   // A new activation starts over (also reviving a link clicked again after dismissal); an
   // activation that left the location (Back) ends the navigation.
@@ -115,7 +112,6 @@ export function useAssistantCitationTarget({
       return;
     }
     if (!ready) return;
-    instant.current = false;
     dispatch({
       type: "activate",
       activationId,
@@ -139,7 +135,7 @@ export function useAssistantCitationTarget({
     };
   }, [fetching]);
 
-  // Position: near rows are left to the highlighter's smooth scroll; far ones get a new
+  // Position: near rows are left to the highlighter (an instant scroll); far ones get a new
   // timeline session placed at the source (instant, with its folded turn unfolded).
   const positioning = state.phase === "positioning" ? state : null;
   useEffect(() => {
@@ -148,7 +144,6 @@ export function useAssistantCitationTarget({
     const row = mountedRow(scroller, positioning.messageId);
     const near =
       !positioning.fetched && row !== null && scroller !== null && isNearView(row, scroller);
-    instant.current = !near;
     // Step "unfold source if folded": a source hidden in a folded turn has no row, so it is
     // never "near"; the new session's `placement` unfolds its turn before the list first renders
     // (`turnsToUnfoldFor` in Timeline.tsx). Other folds (a long message's "Show more") unfold here.
@@ -219,7 +214,6 @@ export function useAssistantCitationTarget({
     state,
     positioning: pending,
     revealing: isRevealing(state),
-    instant: instant.current,
     pinnedMessageIds: showing ? pinned.current.value : undefined,
     dataVersion: currentId ?? undefined,
     warning: navigationWarning(state),

@@ -10,6 +10,7 @@ const listeners = new Set<() => void>();
 /** Asks the home page to focus its composer (now if it is shown, else when it mounts). */
 export function requestNewThread(): void {
   pending = true;
+  setComposing(true);
   for (const listener of listeners) listener();
 }
 
@@ -24,4 +25,34 @@ export function takeNewThreadRequest(): boolean {
 export function onNewThreadRequest(listener: () => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
+}
+
+/*
+ * Narrow screens show one pane at a time: the home page lists threads until **New thread** asks
+ * for the composer ("composing"), and its **Threads** button goes back to the list. Wide screens
+ * show both and ignore the flag.
+ */
+let composing = false;
+const composingListeners = new Set<() => void>();
+
+function setComposing(value: boolean): void {
+  if (composing === value) return;
+  composing = value;
+  for (const listener of composingListeners) listener();
+}
+
+/** True while the home page shows its composer instead of the list on a narrow screen. */
+export function isComposing(): boolean {
+  return composing;
+}
+
+/** Back to the thread list (narrow screens); also when the home page goes away. */
+export function leaveComposer(): void {
+  setComposing(false);
+}
+
+/** Calls `listener` whenever {@link isComposing} changes; returns the unsubscribe function. */
+export function onComposingChange(listener: () => void): () => void {
+  composingListeners.add(listener);
+  return () => composingListeners.delete(listener);
 }

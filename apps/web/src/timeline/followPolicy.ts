@@ -156,6 +156,11 @@ export function scrollTopToPlace(
   return Math.min(max, Math.max(0, top));
 }
 
+/** True when all of `target` is inside `box` (to within half a pixel). */
+export function isInsideBox(box: VerticalBox, target: VerticalBox): boolean {
+  return target.top >= box.top - 0.5 && target.top + target.height <= box.top + box.height + 0.5;
+}
+
 /** True when no part of `target` is inside `box`. */
 export function isOutOfBox(box: VerticalBox, target: VerticalBox): boolean {
   return target.top + target.height <= box.top || target.top >= box.top + box.height;

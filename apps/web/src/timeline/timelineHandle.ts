@@ -10,7 +10,7 @@ import { type Ref, type RefObject, useEffect, useImperativeHandle, useRef } from
 import { JUMP_VIEW_POSITION } from "../citations/jumpPlacement.ts";
 import type { FollowEvent } from "./followPolicy.ts";
 import { foldedTurnOf, type TimelineRow } from "./timelineRows.ts";
-import { placeMountedRow, scrollRangeIntoView } from "./timelineScroll.ts";
+import { placeMountedRow, type RevealRangeOptions, scrollRangeIntoView } from "./timelineScroll.ts";
 
 /** Imperative API for callers that need to bring a message into view (citation navigation). */
 export type TimelineHandle = {
@@ -28,9 +28,10 @@ export type TimelineHandle = {
   scrollToEnd(options?: { animated?: boolean }): void;
   /**
    * Scrolls a range of text (cited words) about a third down the view. `onlyIfOutOfView`: only
-   * when no part of it is visible (a check after late row measurements).
+   * when no part of it is visible (a check after late row measurements); `unlessFullyInView`:
+   * only when some of it is not (a citation jump's words).
    */
-  revealRange(range: Range, options: { instant: boolean; onlyIfOutOfView?: boolean }): void;
+  revealRange(range: Range, options: RevealRangeOptions): void;
   /**
    * Puts a mounted message row at `viewPosition` of the view at once (Back to a chip); false
    * when the row is not mounted.

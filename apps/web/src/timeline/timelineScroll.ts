@@ -3,24 +3,33 @@
  * imports this module (README.md: which modules may scroll); everyone else asks the timeline
  * through its handle.
  */
-import { isOutOfBox, scrollTopToPlace } from "./followPolicy.ts";
+import { isInsideBox, isOutOfBox, scrollTopToPlace } from "./followPolicy.ts";
 
 /** Where cited text goes in the view: a third down, as a reader expects. */
 const RANGE_VIEW_POSITION = 1 / 3;
 
+/** How {@link scrollRangeIntoView} may leave a range where it is. */
+export type RevealRangeOptions = {
+  instant: boolean;
+  /** Leave it where it is when any part of it is visible. */
+  onlyIfOutOfView?: boolean;
+  /** Leave it where it is when all of it is visible (a jump's words: never under an edge). */
+  unlessFullyInView?: boolean;
+};
+
 /**
- * Scrolls `scroller` so the range sits about a third down its view. `onlyIfOutOfView`: leave it
- * where it is when any part of it is visible.
+ * Scrolls `scroller` so the range sits about a third down its view; a range taller than the
+ * view gets its first line at the top.
  */
 export function scrollRangeIntoView(
   scroller: HTMLElement | null,
   range: Range,
-  options: { instant: boolean; onlyIfOutOfView?: boolean },
+  options: RevealRangeOptions,
 ): void {
   const behavior = options.instant ? "instant" : "smooth";
   // Without range geometry (old engines, jsdom) or a scroller, scroll the text's element.
   if (!scroller || typeof range.getBoundingClientRect !== "function") {
-    if (options.onlyIfOutOfView) return;
+    if (options.onlyIfOutOfView || options.unlessFullyInView) return;
     range.startContainer.parentElement?.scrollIntoView?.({ block: "center", behavior });
     return;
   }
@@ -28,6 +37,7 @@ export function scrollRangeIntoView(
   const rect = range.getBoundingClientRect();
   const box = scroller.getBoundingClientRect();
   if (options.onlyIfOutOfView && !isOutOfBox(box, rect)) return;
+  if (options.unlessFullyInView && isInsideBox(box, rect)) return;
   scroller.scrollTo({
     top: scrollTopToPlace(scroller, box, rect, RANGE_VIEW_POSITION),
     behavior,

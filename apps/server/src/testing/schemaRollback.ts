@@ -1,0 +1,18 @@
+/**
+ * Undoes the migrations that came after the search and citation indexes, for the backfill tests
+ * that roll a database back to the schema before an index and open it again: every later
+ * migration must be undone too, or reapplying it fails (a column that already exists).
+ * Append the undo of each new schema-changing migration here, newest first.
+ */
+
+/** SQLite: undoes migration 8 (thread lifecycle) and later. */
+export const SQLITE_UNDO_LATER_MIGRATIONS = `
+  DROP INDEX threads_listed; DROP INDEX threads_deleted; DROP TABLE purged_threads;
+  ALTER TABLE threads DROP COLUMN deleted_at;
+`;
+
+/** PostgreSQL: undoes migration 5 (thread lifecycle) and later. */
+export const PG_UNDO_LATER_MIGRATIONS = `
+  DROP INDEX threads_listed; DROP INDEX threads_deleted; DROP TABLE purged_threads;
+  ALTER TABLE threads DROP COLUMN deleted_at;
+`;
