@@ -190,8 +190,11 @@ export function useThread(threadId: string): UseThreadResult {
 
   const retryLoad = useCallback(() => setLoadAttempt((n) => n + 1), []);
 
+  /** Reloads of the path in flight: only the newest one's page is applied. */
+  const pathReloads = useRef(0);
   const reloadPath = useCallback(
     async (messageId: string) => {
+      const reload = ++pathReloads.current;
       const ranges = stateRef.current.ranges;
       const newest = ranges[ranges.length - 1];
       const known = stateRef.current.messagesById.get(messageId);
@@ -200,10 +203,15 @@ export function useThread(threadId: string): UseThreadResult {
       try {
         if (inOlderRange) {
           const page = await getMessages(threadId, { around: messageId, limit: PAGE_SIZE });
-          dispatch({ type: "path.reloaded", page, position: "around" });
+          // A later switch's reload may have answered first: an older page never replaces it.
+          if (reload === pathReloads.current) {
+            dispatch({ type: "path.reloaded", page, position: "around" });
+          }
         } else {
           const page = await getMessages(threadId, { limit: PAGE_SIZE });
-          dispatch({ type: "path.reloaded", page, position: "newest" });
+          if (reload === pathReloads.current) {
+            dispatch({ type: "path.reloaded", page, position: "newest" });
+          }
         }
       } catch {
         // A later event or the reconnect resync reads it again.
