@@ -51,7 +51,7 @@ test("the first minute on a phone: new thread, streamed reply, cite by touch, fi
   expect(await smallTargets(page)).toEqual([]);
 
   // New thread: the home composer, focused, and a way back to the list.
-  await page.getByRole("button", { name: "New thread" }).tap();
+  await page.getByRole("button", { name: "New thread", exact: true }).tap();
   await expect(composer(page)).toBeVisible();
   await expect(composer(page)).toBeFocused();
   await expectOneMainAndHeading(page);
@@ -59,7 +59,7 @@ test("the first minute on a phone: new thread, streamed reply, cite by touch, fi
   await back.tap();
   await expect(page.getByRole("navigation", { name: "Threads" })).toBeVisible();
   await expect(composer(page)).toBeHidden();
-  await page.getByRole("button", { name: "New thread" }).tap();
+  await page.getByRole("button", { name: "New thread", exact: true }).tap();
   await expect(composer(page)).toBeFocused();
   expect(await smallTargets(page)).toEqual([]);
 

@@ -69,7 +69,7 @@ export async function createThreadFromUi(page: Page): Promise<string> {
 
 /** Clicks "New thread" and waits for the home composer it opens (no thread is created). */
 export async function openNewThreadDraft(page: Page): Promise<void> {
-  await page.getByRole("button", { name: "New thread" }).click();
+  await page.getByRole("button", { name: "New thread", exact: true }).click();
   await expect(page).toHaveURL((url) => url.pathname === "/");
   await expect(composer(page)).toBeFocused();
 }
