@@ -95,7 +95,9 @@ describe("storage faults on a real tmpfs", () => {
         error: { code: "storage_unavailable" },
       });
       expect(page.messages[1]!.text).toBe(written);
-      expect(written.length).toBeGreaterThan(500_000);
+      // The reply filled the disk (more than a fifth of it is reply text; the rest is the
+      // schema, its indexes, the WAL and the search queue, which grew with later features).
+      expect(written.length).toBeGreaterThan(200_000);
 
       // The same turn's thread keeps working.
       adapter.script = async (turn) => {
