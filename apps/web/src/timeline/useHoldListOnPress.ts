@@ -14,8 +14,10 @@ import type { FollowState } from "./followPolicy.ts";
 
 /**
  * When a press ends following, pins Legend List to the scroller's current offset (see above).
- * Only then: Legend List scrolls to the end on its own only while the view follows, and only
- * when the content is taller than the view.
+ * Only then: Legend List scrolls to the end on its own only while the view follows. Also when
+ * the content is not yet taller than the view: the opening target stays armed, and the first
+ * growth past the view's height under the held pointer (a larger stored flush of a brand-new
+ * thread's first reply) scrolled to the new end, moving the pressed words 128-152 px up.
  */
 export function useHoldListOnPress(
   state: FollowState,
@@ -30,7 +32,6 @@ export function useHoldListOnPress(
     const scroller = getScroller();
     const list = listRef.current;
     if (scroller === null || list === null) return;
-    if (scroller.scrollHeight <= scroller.clientHeight) return;
     void list.scrollToOffset({ offset: scroller.scrollTop, animated: false });
   }, [state, listRef, getScroller]);
 }
