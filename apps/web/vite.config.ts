@@ -9,6 +9,10 @@ import { precompress } from "./buildPlugins/precompress.ts";
  * the code highlighter and each language's grammar load on demand, in chunks of their own.
  */
 function vendorChunk(id: string): string | undefined {
+  // Zod decides at each schema's construction whether to probe eval (a CSP violation), so its
+  // jitless switch must run before any chunk builds a schema: it lives in Zod's own chunk, which
+  // every such chunk imports first.
+  if (id.endsWith("/src/zodJitless.ts")) return "vendor-zod";
   const match = /node_modules\/\.pnpm\/(@[^+/]+\+[^@/]+|[^@/]+)@/.exec(id);
   if (!match) return undefined;
   const name = match[1]!.replace("+", "/");
