@@ -46,28 +46,48 @@ export async function writeCitations(
     entries.map((e) => e.comment),
     entries.map((e) => e.createdAt),
   ]);
-  for (const group of backlinkGroups(entries, environmentId)) {
-    // Creates the row or locks the existing one, and returns what it holds.
-    const { rows } = await query(
-      "lockBacklinks",
-      `INSERT INTO message_backlinks (source_message_id, source_thread_id, citing_count, ranges)
-       VALUES ($1, $2, 0, '[]')
-       ON CONFLICT (source_message_id, source_thread_id)
-       DO UPDATE SET citing_count = message_backlinks.citing_count
-       RETURNING citing_count AS count, ranges`,
-      [group.sourceMessageId, group.sourceThreadId],
-    );
-    const row = rows[0] as { count: number; ranges: string };
+  const groups = backlinkGroups(entries, environmentId);
+  if (groups.length === 0) return;
+  // Creates the rows or locks the existing ones, in the groups' fixed order (so concurrent
+  // writers lock in the same order), and returns what they hold: one statement, not one per
+  // cited message (a branch copies dozens at once).
+  const { rows } = await query(
+    "lockBacklinksMany",
+    `INSERT INTO message_backlinks (source_message_id, source_thread_id, citing_count, ranges)
+     SELECT m, t, 0, '[]' FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS u(m, t, n)
+     ORDER BY n
+     ON CONFLICT (source_message_id, source_thread_id)
+     DO UPDATE SET citing_count = message_backlinks.citing_count
+     RETURNING source_message_id, source_thread_id, citing_count AS count, ranges`,
+    [groups.map((g) => g.sourceMessageId), groups.map((g) => g.sourceThreadId)],
+  );
+  const held = new Map<string, { count: number; ranges: string }>();
+  for (const row of rows as {
+    source_message_id: string;
+    source_thread_id: string;
+    count: number;
+    ranges: string;
+  }[]) {
+    held.set(JSON.stringify([row.source_message_id, row.source_thread_id]), row);
+  }
+  const next = groups.map((group) => {
+    const row = held.get(JSON.stringify([group.sourceMessageId, group.sourceThreadId]))!;
     const existing: CitedBy = {
       count: row.count,
       ranges: JSON.parse(row.ranges) as CitedBy["ranges"],
     };
-    const next = addCitedBy(existing, group.rows);
-    await query(
-      "updateBacklinks",
-      `UPDATE message_backlinks SET citing_count = $3, ranges = $4
-       WHERE source_message_id = $1 AND source_thread_id = $2`,
-      [group.sourceMessageId, group.sourceThreadId, next.count, JSON.stringify(next.ranges)],
-    );
-  }
+    return addCitedBy(existing, group.rows);
+  });
+  await query(
+    "updateBacklinksMany",
+    `UPDATE message_backlinks b SET citing_count = u.c, ranges = u.r
+     FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[]) AS u(m, t, c, r)
+     WHERE b.source_message_id = u.m AND b.source_thread_id = u.t`,
+    [
+      groups.map((g) => g.sourceMessageId),
+      groups.map((g) => g.sourceThreadId),
+      next.map((n) => n.count),
+      next.map((n) => JSON.stringify(n.ranges)),
+    ],
+  );
 }

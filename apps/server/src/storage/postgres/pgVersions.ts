@@ -235,39 +235,39 @@ export function pgVersionQueries(ctx: PgContext): PgVersionQueries {
            t.error_code, t.error_message, t.provider_input, t.created_at,
            coalesce(t.completed_at, $4),
            (SELECT $1::text || ':t' || s.prompt_seq FROM turns s WHERE s.id = t.source_turn_id), NULL
-         FROM turns t WHERE t.id IN (SELECT DISTINCT turn_id FROM messages WHERE ${ON_PATH_UNTIL})`,
+         FROM turns t
+         WHERE t.thread_id = $2 AND t.id IN (SELECT turn_id FROM messages WHERE ${ON_PATH_UNTIL})`,
         params,
       );
-      // The copy is one linear history: each copy's parent is the copy before it.
+      // One statement reads the path once and writes the copies, their links to what they copy
+      // (and to what that copied, at any depth) and the search queue. The copy is one linear
+      // history: each copy's parent is the copy before it. Search rows come from the background
+      // indexer (`../searchIndexer.ts`), as on SQLite: updating the trigram index for thousands
+      // of texts has no place in the request.
       await ctx.run(
         "", // branchMessages: unnamed, planned for its own values (a generic plan scans)
-        `INSERT INTO messages (id, thread_id, turn_id, seq, role, kind, text, status, created_at,
-           parent_id, version_group, chosen, on_path)
-         SELECT $1::text || ':' || m.seq, $1, $1::text || ':t' || t.prompt_seq, m.seq, m.role, m.kind, m.text,
-           CASE WHEN m.status = 'streaming' THEN 'complete' ELSE m.status END, m.created_at,
-           lag($1::text || ':' || m.seq) OVER (ORDER BY m.seq), NULL, 1, 1
-         FROM messages m JOIN turns t ON t.id = m.turn_id
-         WHERE m.thread_id = $2 AND m.on_path = 1 AND m.seq <= $3`,
-        params.slice(0, 3),
-      );
-      await ctx.run(
-        "", // branchLinks: unnamed, planned for its own values (a generic plan scans)
-        `INSERT INTO message_copies (thread_id, source_id, copy_id)
-         SELECT $1, m.id, $1::text || ':' || m.seq FROM messages m
-         WHERE m.thread_id = $2 AND m.on_path = 1 AND m.seq <= $3
-         UNION ALL
-         SELECT $1, c.source_id, $1::text || ':' || m.seq FROM message_copies c
-         JOIN messages m ON m.id = c.copy_id
-         WHERE c.thread_id = $2 AND m.on_path = 1 AND m.seq <= $3`,
-        params.slice(0, 3),
-      );
-      // Search rows come from the background indexer (`../searchIndexer.ts`), as on SQLite:
-      // updating the trigram index for thousands of texts has no place in the request.
-      await ctx.run(
-        "", // branchSearchQueue: unnamed, planned for its own values (a generic plan scans)
-        `INSERT INTO search_pending (message_id)
-         SELECT $1::text || ':' || m.seq FROM messages m
-         WHERE m.thread_id = $2 AND m.on_path = 1 AND m.seq <= $3`,
+        `WITH source AS MATERIALIZED (
+           SELECT m.id, m.seq, m.role, m.kind, m.text, m.status, m.created_at, t.prompt_seq,
+             $1::text || ':' || m.seq AS copy_id
+           FROM messages m JOIN turns t ON t.id = m.turn_id AND t.thread_id = $2
+           WHERE m.thread_id = $2 AND m.on_path = 1 AND m.seq <= $3
+         ), copies AS (
+           INSERT INTO messages (id, thread_id, turn_id, seq, role, kind, text, status,
+             created_at, parent_id, version_group, chosen, on_path)
+           SELECT copy_id, $1, $1::text || ':t' || prompt_seq, seq, role, kind, text,
+             CASE WHEN status = 'streaming' THEN 'complete' ELSE status END, created_at,
+             lag(copy_id) OVER (ORDER BY seq), NULL, 1, 1
+           FROM source
+           RETURNING id
+         ), links AS (
+           INSERT INTO message_copies (thread_id, source_id, copy_id)
+           SELECT $1, id, copy_id FROM source
+           UNION ALL
+           SELECT $1, c.source_id, s.copy_id FROM message_copies c
+           JOIN source s ON s.id = c.copy_id
+           WHERE c.thread_id = $2
+         )
+         INSERT INTO search_pending (message_id) SELECT id FROM copies`,
         params.slice(0, 3),
       );
       const citations = await ctx.rows<CitationRow>(
