@@ -165,3 +165,16 @@ export interface CitingRecord {
   comment: string | null;
   quote: CitedRange;
 }
+
+/**
+ * Cited messages without repeats, in a fixed order (PostgreSQL locks their backlink rows in it,
+ * so two writers never wait on each other in a circle).
+ */
+export function uniqueSourcesInOrder<T extends { messageId: string; threadId: string }>(
+  sources: readonly T[],
+): T[] {
+  const byKey = new Map<string, T>();
+  for (const source of sources)
+    byKey.set(JSON.stringify([source.messageId, source.threadId]), source);
+  return [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, s]) => s);
+}

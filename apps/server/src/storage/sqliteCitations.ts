@@ -7,7 +7,13 @@
 import type { CitedBy } from "@app/protocol";
 // The driver's type, not db.ts's alias: db.ts imports this module (no import cycle).
 import type Database from "better-sqlite3";
-import { addCitedBy, backlinkGroups, type CitationIndexEntry } from "./citationIndex.ts";
+import {
+  addCitedBy,
+  backlinkGroups,
+  type CitationIndexEntry,
+  type CitedByRow,
+  summarizeCitedBy,
+} from "./citationIndex.ts";
 
 export const CITATION_INDEX_TABLES = `
   CREATE TABLE message_citations (
@@ -91,5 +97,49 @@ export function sqliteCitationWriter(
       const next = addCitedBy(existing, group.rows);
       put.run(group.sourceMessageId, group.sourceThreadId, next.count, JSON.stringify(next.ranges));
     }
+  };
+}
+
+/**
+ * Sums a cited message's backlinks again from the citation rows whose citing message is shown
+ * (`on_path`), and stores the sum (call inside a transaction). Used where the citing set
+ * changes other than by a new prompt: a purge, and a version switch that hides or shows prompts.
+ */
+export function sqliteBacklinkResummer(
+  db: Database.Database,
+  environmentId: string,
+): (threadId: string, messageId: string) => CitedBy {
+  const citingRows = db.prepare(
+    `SELECT c.citing_message_id AS citingMessageId, c.quote AS text, c.quote_start AS start,
+       c.quote_end AS "end", c.prefix, c.suffix
+     FROM message_citations c JOIN messages m ON m.id = c.citing_message_id AND m.on_path = 1
+     WHERE c.source_message_id = ? AND c.source_thread_id = ? AND c.source_environment_id = ?
+     ORDER BY c.id`,
+  );
+  const put = db.prepare(
+    `INSERT INTO message_backlinks (source_message_id, source_thread_id, citing_count, ranges)
+     VALUES (?, ?, ?, ?)
+     ON CONFLICT (source_message_id, source_thread_id)
+     DO UPDATE SET citing_count = excluded.citing_count, ranges = excluded.ranges`,
+  );
+  const drop = db.prepare(
+    "DELETE FROM message_backlinks WHERE source_message_id = ? AND source_thread_id = ?",
+  );
+  return (threadId, messageId) => {
+    const rows = (
+      citingRows.all(messageId, threadId, environmentId) as ({
+        citingMessageId: string;
+      } & CitedByRow["quote"])[]
+    ).map(
+      ({ citingMessageId, text, start, end, prefix, suffix }): CitedByRow => ({
+        sourceMessageId: messageId,
+        citingMessageId,
+        quote: { text, start, end, prefix, suffix },
+      }),
+    );
+    const citedBy = summarizeCitedBy(rows).get(messageId) ?? { count: 0, ranges: [] };
+    if (citedBy.count === 0) drop.run(messageId, threadId);
+    else put.run(messageId, threadId, citedBy.count, JSON.stringify(citedBy.ranges));
+    return citedBy;
   };
 }

@@ -5,13 +5,13 @@
  * events, questions, search rows and their FTS rows through a trigger, citation index rows) and
  * sums the backlinks of the messages it cited again from the rows left.
  */
-import type { CitedBy, Thread } from "@app/protocol";
+import type { Thread } from "@app/protocol";
 // The driver's type, not db.ts's alias: db.ts imports this module (no import cycle).
 import type Database from "better-sqlite3";
 import type { PurgedThread, SyncQueries, ThreadRecord } from "./chatStore.ts";
-import { type CitedByRow, summarizeCitedBy } from "./citationIndex.ts";
 import { THREAD_COLUMNS, type ThreadRow, toThreadRecord } from "./rows.ts";
 import { NEWEST_THREAD_BOUND } from "./searchText.ts";
+import { sqliteBacklinkResummer } from "./sqliteCitations.ts";
 
 /** Migration 8. */
 export const THREAD_LIFECYCLE_SCHEMA = `
@@ -65,22 +65,6 @@ export function sqliteThreadLifecycleQueries(
     remember: s(
       "INSERT INTO purged_threads (id, purged_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING",
     ),
-    citingRows: s(
-      `SELECT citing_message_id AS citingMessageId, quote AS text, quote_start AS start,
-         quote_end AS "end", prefix, suffix
-       FROM message_citations
-       WHERE source_message_id = ? AND source_thread_id = ? AND source_environment_id = ?
-       ORDER BY id`,
-    ),
-    putBacklinks: s(
-      `INSERT INTO message_backlinks (source_message_id, source_thread_id, citing_count, ranges)
-       VALUES (?, ?, ?, ?)
-       ON CONFLICT (source_message_id, source_thread_id)
-       DO UPDATE SET citing_count = excluded.citing_count, ranges = excluded.ranges`,
-    ),
-    dropBacklinks: s(
-      "DELETE FROM message_backlinks WHERE source_message_id = ? AND source_thread_id = ?",
-    ),
     wasPurged: s("SELECT 1 AS found FROM purged_threads WHERE id = ?"),
   };
   const record = (id: string): ThreadRecord | null => {
@@ -89,25 +73,7 @@ export function sqliteThreadLifecycleQueries(
   };
 
   /** A cited message's backlinks summed again from the citation rows left. */
-  const resum = (threadId: string, messageId: string): CitedBy => {
-    const rows = (
-      stmt.citingRows.all(messageId, threadId, environmentId) as ({
-        citingMessageId: string;
-      } & CitedByRow["quote"])[]
-    ).map(
-      ({ citingMessageId, text, start, end, prefix, suffix }): CitedByRow => ({
-        sourceMessageId: messageId,
-        citingMessageId,
-        quote: { text, start, end, prefix, suffix },
-      }),
-    );
-    const citedBy = summarizeCitedBy(rows).get(messageId) ?? { count: 0, ranges: [] };
-    if (citedBy.count === 0) stmt.dropBacklinks.run(messageId, threadId);
-    else {
-      stmt.putBacklinks.run(messageId, threadId, citedBy.count, JSON.stringify(citedBy.ranges));
-    }
-    return citedBy;
-  };
+  const resum = sqliteBacklinkResummer(db, environmentId);
 
   return {
     listThreads({ after, limit }): Thread[] {

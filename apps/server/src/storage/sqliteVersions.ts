@@ -6,10 +6,10 @@
  */
 import type { Thread, Turn } from "@app/protocol";
 import type { SyncQueries } from "./chatStore.ts";
-import type { CitationIndexEntry } from "./citationIndex.ts";
+import { type CitationIndexEntry, uniqueSourcesInOrder } from "./citationIndex.ts";
 import type { SqliteDatabase } from "./db.ts";
 import { TURN_COLUMNS, type TurnRow, toThreadRecord, toTurn } from "./rows.ts";
-import { sqliteCitationWriter } from "./sqliteCitations.ts";
+import { sqliteBacklinkResummer, sqliteCitationWriter } from "./sqliteCitations.ts";
 
 export type SqliteVersionQueries = Pick<
   SyncQueries,
@@ -75,6 +75,14 @@ export function sqliteVersionQueries(
     ),
     choose: s(
       "UPDATE messages SET chosen = CASE WHEN id = ? THEN 1 ELSE 0 END WHERE version_group = ?",
+    ),
+    // The messages this environment's prompts in a shown subtree cite (their backlinks change
+    // when the subtree is hidden or shown).
+    citedFromShown: s(
+      `${SUBTREE_SHOWN} SELECT DISTINCT c.source_message_id AS messageId,
+         c.source_thread_id AS threadId
+       FROM message_citations c WHERE c.citing_message_id IN (SELECT id FROM sub)
+         AND c.source_environment_id = ?`,
     ),
     hide: s(`${SUBTREE_SHOWN} UPDATE messages SET on_path = 0 WHERE id IN (SELECT id FROM sub)`),
     show: s(`${SUBTREE_CHOSEN} UPDATE messages SET on_path = 1 WHERE id IN (SELECT id FROM sub)`),
@@ -168,6 +176,9 @@ export function sqliteVersionQueries(
     ),
   };
   const writeCitations = sqliteCitationWriter(db);
+  const resum = sqliteBacklinkResummer(db, environmentId);
+  type Source = { messageId: string; threadId: string };
+  const citedFromShown = (id: string) => stmt.citedFromShown.all(id, environmentId) as Source[];
 
   type Node = {
     id: string;
@@ -190,8 +201,13 @@ export function sqliteVersionQueries(
     const previous = stmt.chosenSibling.get(n.version_group, n.id) as { id: string } | undefined;
     stmt.choose.run(n.id, n.version_group);
     if (!parentShown(n)) return;
+    // Backlinks follow the path shown: the sources cited from the subtree leaving the path and
+    // from the one joining it are summed again from the citing prompts shown afterwards.
+    const sources = previous ? citedFromShown(previous.id) : [];
     if (previous) stmt.hide.run(previous.id);
     stmt.show.run(n.id);
+    sources.push(...citedFromShown(n.id));
+    for (const source of uniqueSourcesInOrder(sources)) resum(source.threadId, source.messageId);
   };
 
   return {

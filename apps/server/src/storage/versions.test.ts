@@ -152,12 +152,11 @@ describe("versions", () => {
     const fresh = await regenerate(threadId, first.prompt, first.answer);
     expect(fresh).toMatchObject({ version: 2, versions: 2 });
     expect(await pathInPages(store, threadId, 5)).toEqual(ids([first.prompt, fresh]));
+    // Backlinks follow the path shown: the citing prompt left the path with the old answer.
     const cited = await store.citedByOf(threadId, [first.answer.id, fresh.id]);
-    expect(cited.get(first.answer.id)?.count).toBe(1);
+    expect(cited.has(first.answer.id)).toBe(false);
     expect(cited.has(fresh.id)).toBe(false);
-    expect(
-      (await store.citingMessagesOf(threadId, first.answer.id, 0, 10)).map((c) => c.messageId),
-    ).toEqual([citing.prompt.id]);
+    expect(await store.citingMessagesOf(threadId, first.answer.id, 0, 10)).toEqual([]);
     // The regeneration's history is the path before its prompt; its answer is history next.
     const promptSeq = Number.MAX_SAFE_INTEGER;
     expect(await store.historyBefore(threadId, promptSeq, BUDGET)).toEqual([
@@ -168,6 +167,57 @@ describe("versions", () => {
     expect(await pathInPages(store, threadId, 5)).toEqual(
       ids([first.prompt, first.answer, citing.prompt, citing.answer]),
     );
+    // ... and the old answer's backlinks with it; the new version still has none.
+    const again = await store.citedByOf(threadId, [first.answer.id, fresh.id]);
+    expect(again.get(first.answer.id)?.count).toBe(1);
+    expect(again.has(fresh.id)).toBe(false);
+    expect(
+      (await store.citingMessagesOf(threadId, first.answer.id, 0, 10)).map((c) => c.messageId),
+    ).toEqual([citing.prompt.id]);
+  });
+
+  it("backlinks count only citing prompts on the path shown, across threads too", async () => {
+    const sourceThread = await newThread();
+    const source = await turn(sourceThread, "the source");
+    const citingThread = await newThread();
+    const link = (start: number, end: number) =>
+      serializeAssistantCitation({
+        version: 1,
+        environmentId: store.environmentId,
+        threadId: sourceThread,
+        messageId: source.answer.id,
+        text: source.answer.text.slice(start, end),
+        start,
+        end,
+        prefix: source.answer.text.slice(0, start),
+        suffix: source.answer.text.slice(end),
+      });
+    const countOf = async () =>
+      (await store.citedByOf(sourceThread, [source.answer.id])).get(source.answer.id) ?? null;
+    const v1 = await turn(citingThread, `first ${link(0, 6)}`);
+    const later = await turn(citingThread, `later ${link(10, 13)}`);
+    expect(await countOf()).toMatchObject({ count: 2 });
+    // Edit the first prompt without the chip: it and the later prompt leave the path.
+    const v2 = await turn(citingThread, "first, no chip", v1.prompt.id);
+    expect(await countOf()).toBeNull();
+    expect(await store.citingMessagesOf(sourceThread, source.answer.id, 0, 10)).toEqual([]);
+    // Back to version 1: both cite again, with their ranges.
+    await store.transaction((tx) => tx.selectVersion(v1.prompt.id));
+    const back = await countOf();
+    expect(back?.count).toBe(2);
+    expect(back?.ranges).toHaveLength(2);
+    expect(
+      (await store.citingMessagesOf(sourceThread, source.answer.id, 0, 10)).map((c) => c.messageId),
+    ).toEqual([v1.prompt.id, later.prompt.id]);
+    // An edit that keeps a chip cites once on the path shown, whichever version is shown.
+    const v3 = await turn(citingThread, `first again ${link(0, 6)}`, v1.prompt.id);
+    expect((await countOf())?.count).toBe(1);
+    await store.transaction((tx) => tx.selectVersion(v2.prompt.id));
+    expect(await countOf()).toBeNull();
+    await store.transaction((tx) => tx.selectVersion(v3.prompt.id));
+    expect(
+      (await store.citingMessagesOf(sourceThread, source.answer.id, 0, 10)).map((c) => c.messageId),
+    ).toEqual([v3.prompt.id]);
   });
 
   it("search finds only messages on the path shown", async () => {

@@ -60,6 +60,8 @@ export function pgCitationQueries(ctx: PgContext): PgCitationQueries {
            t.title AS "threadTitle", c.created_at AS "createdAt", c.comment, c.quote AS text,
            c.quote_start::int AS start, c.quote_end::int AS "end", c.prefix, c.suffix
          FROM message_citations c JOIN threads t ON t.id = c.citing_thread_id
+         -- Only prompts on the path shown cite (backlinks follow the versions shown).
+         JOIN messages m ON m.id = c.citing_message_id AND m.on_path = 1
          WHERE c.source_message_id = $1 AND c.source_thread_id = $2
            AND c.source_environment_id = $3 AND c.id > $4
          ORDER BY c.id LIMIT $5`,

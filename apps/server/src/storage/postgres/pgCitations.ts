@@ -6,7 +6,13 @@
  */
 import type { CitedBy } from "@app/protocol";
 import type pg from "pg";
-import { addCitedBy, backlinkGroups, type CitationIndexEntry } from "../citationIndex.ts";
+import {
+  addCitedBy,
+  backlinkGroups,
+  type CitationIndexEntry,
+  type CitedByRow,
+  summarizeCitedBy,
+} from "../citationIndex.ts";
 
 /** Runs one statement (a name lets a pool connection prepare it once). */
 export type PgQuery = (
@@ -90,4 +96,59 @@ export async function writeCitations(
       next.map((n) => JSON.stringify(n.ranges)),
     ],
   );
+}
+
+/**
+ * Sums a cited message's backlinks again, under its row lock, from the citation rows whose citing
+ * message is shown (`on_path`), and stores the sum (inside a transaction), as
+ * `../sqliteCitations.ts`'s resummer: after a purge, and after a version switch.
+ */
+export async function resumBacklinks(
+  query: PgQuery,
+  environmentId: string,
+  threadId: string,
+  messageId: string,
+): Promise<CitedBy> {
+  await query(
+    "lockBacklinksForResum",
+    `SELECT 1 FROM message_backlinks WHERE source_message_id = $1 AND source_thread_id = $2
+     FOR UPDATE`,
+    [messageId, threadId],
+  );
+  const { rows } = await query(
+    "citingRowsShown",
+    `SELECT c.citing_message_id AS "citingMessageId", c.quote AS text,
+       c.quote_start::int AS start, c.quote_end::int AS "end", c.prefix, c.suffix
+     FROM message_citations c JOIN messages m ON m.id = c.citing_message_id AND m.on_path = 1
+     WHERE c.source_message_id = $1 AND c.source_thread_id = $2 AND c.source_environment_id = $3
+     ORDER BY c.id`,
+    [messageId, threadId, environmentId],
+  );
+  const citedBy =
+    summarizeCitedBy(
+      (rows as ({ citingMessageId: string } & CitedByRow["quote"])[]).map(
+        ({ citingMessageId, text, start, end, prefix, suffix }) => ({
+          sourceMessageId: messageId,
+          citingMessageId,
+          quote: { text, start, end, prefix, suffix },
+        }),
+      ),
+    ).get(messageId) ?? ({ count: 0, ranges: [] } as CitedBy);
+  if (citedBy.count === 0) {
+    await query(
+      "dropBacklinks",
+      "DELETE FROM message_backlinks WHERE source_message_id = $1 AND source_thread_id = $2",
+      [messageId, threadId],
+    );
+  } else {
+    await query(
+      "putBacklinks",
+      `INSERT INTO message_backlinks (source_message_id, source_thread_id, citing_count, ranges)
+       VALUES ($1, $2, $3, $4)
+       ON CONFLICT (source_message_id, source_thread_id)
+       DO UPDATE SET citing_count = excluded.citing_count, ranges = excluded.ranges`,
+      [messageId, threadId, citedBy.count, JSON.stringify(citedBy.ranges)],
+    );
+  }
+  return citedBy;
 }

@@ -6,9 +6,9 @@
  */
 import type { CitedBy, Thread } from "@app/protocol";
 import type { ChatQueries, PurgedThread, ThreadRecord } from "../chatStore.ts";
-import { type CitedByRow, summarizeCitedBy } from "../citationIndex.ts";
 import { THREAD_COLUMNS, type ThreadRow, toThreadRecord } from "../rows.ts";
 import { NEWEST_THREAD_BOUND } from "../searchText.ts";
+import { resumBacklinks } from "./pgCitations.ts";
 import type { PgContext } from "./pgRun.ts";
 
 /** Migration 5. */
@@ -37,48 +37,8 @@ export function pgThreadLifecycleQueries(ctx: PgContext): PgThreadLifecycleQueri
   const env = () => ctx.environmentId();
 
   /** A cited message's backlinks summed again from the citation rows left (row locked). */
-  const resum = async (threadId: string, messageId: string): Promise<CitedBy> => {
-    await ctx.rows(
-      "lockBacklinksForPurge",
-      `SELECT 1 FROM message_backlinks WHERE source_message_id = $1 AND source_thread_id = $2
-       FOR UPDATE`,
-      [messageId, threadId],
-    );
-    const rows = await ctx.rows<{ citingMessageId: string } & CitedByRow["quote"]>(
-      "citingRowsForPurge",
-      `SELECT citing_message_id AS "citingMessageId", quote AS text, quote_start::int AS start,
-         quote_end::int AS "end", prefix, suffix
-       FROM message_citations
-       WHERE source_message_id = $1 AND source_thread_id = $2 AND source_environment_id = $3
-       ORDER BY id`,
-      [messageId, threadId, env()],
-    );
-    const citedBy =
-      summarizeCitedBy(
-        rows.map(({ citingMessageId, text, start, end, prefix, suffix }) => ({
-          sourceMessageId: messageId,
-          citingMessageId,
-          quote: { text, start, end, prefix, suffix },
-        })),
-      ).get(messageId) ?? ({ count: 0, ranges: [] } as CitedBy);
-    if (citedBy.count === 0) {
-      await ctx.run(
-        "dropBacklinks",
-        "DELETE FROM message_backlinks WHERE source_message_id = $1 AND source_thread_id = $2",
-        [messageId, threadId],
-      );
-    } else {
-      await ctx.run(
-        "putBacklinks",
-        `INSERT INTO message_backlinks (source_message_id, source_thread_id, citing_count, ranges)
-         VALUES ($1, $2, $3, $4)
-         ON CONFLICT (source_message_id, source_thread_id)
-         DO UPDATE SET citing_count = excluded.citing_count, ranges = excluded.ranges`,
-        [messageId, threadId, citedBy.count, JSON.stringify(citedBy.ranges)],
-      );
-    }
-    return citedBy;
-  };
+  const resum = (threadId: string, messageId: string): Promise<CitedBy> =>
+    resumBacklinks(ctx.run, env(), threadId, messageId);
 
   return {
     async listThreads({ after, limit }): Promise<Thread[]> {

@@ -5,6 +5,7 @@
  */
 import type { Thread, Turn } from "@app/protocol";
 import type { ChatQueries } from "../chatStore.ts";
+import { uniqueSourcesInOrder } from "../citationIndex.ts";
 import {
   THREAD_COLUMNS,
   type ThreadRow,
@@ -14,7 +15,7 @@ import {
   toTurn,
 } from "../rows.ts";
 import { type CitationRow, copiedCitation } from "../sqliteVersions.ts";
-import { writeCitations } from "./pgCitations.ts";
+import { resumBacklinks, writeCitations } from "./pgCitations.ts";
 import type { PgContext } from "./pgRun.ts";
 
 export type PgVersionQueries = Pick<
@@ -73,24 +74,39 @@ export function pgVersionQueries(ctx: PgContext): PgVersionQueries {
       [n.id, n.version_group],
     );
     if (n.parent_id !== null && (await node(n.parent_id))?.on_path !== 1) return;
+    // Backlinks follow the path shown: each statement returns the messages cited by this
+    // environment's prompts in the subtree it hides or shows, summed again afterwards.
+    const CITED = `SELECT DISTINCT c.source_message_id AS "messageId", c.source_thread_id AS "threadId"
+       FROM message_citations c JOIN flipped f ON c.citing_message_id = f.id
+       WHERE c.source_environment_id = $2`;
+    const sources: { messageId: string; threadId: string }[] = [];
     if (previous) {
-      await ctx.run(
-        "hideSubtree",
-        `WITH RECURSIVE sub(id) AS (
-           SELECT $1::text COLLATE "C" UNION ALL
-           SELECT m.id FROM messages m JOIN sub ON m.parent_id = sub.id WHERE m.on_path = 1)
-         UPDATE messages SET on_path = 0 WHERE id IN (SELECT id FROM sub)`,
-        [previous.id],
+      sources.push(
+        ...(await ctx.rows<{ messageId: string; threadId: string }>(
+          "hideSubtree",
+          `WITH RECURSIVE sub(id) AS (
+             SELECT $1::text COLLATE "C" UNION ALL
+             SELECT m.id FROM messages m JOIN sub ON m.parent_id = sub.id WHERE m.on_path = 1),
+           flipped AS (UPDATE messages SET on_path = 0 WHERE id IN (SELECT id FROM sub) RETURNING id)
+           ${CITED}`,
+          [previous.id, ctx.environmentId()],
+        )),
       );
     }
-    await ctx.run(
-      "showSubtree",
-      `WITH RECURSIVE sub(id) AS (
-         SELECT $1::text COLLATE "C" UNION ALL
-         SELECT m.id FROM messages m JOIN sub ON m.parent_id = sub.id WHERE m.chosen = 1)
-       UPDATE messages SET on_path = 1 WHERE id IN (SELECT id FROM sub)`,
-      [n.id],
+    sources.push(
+      ...(await ctx.rows<{ messageId: string; threadId: string }>(
+        "showSubtree",
+        `WITH RECURSIVE sub(id) AS (
+           SELECT $1::text COLLATE "C" UNION ALL
+           SELECT m.id FROM messages m JOIN sub ON m.parent_id = sub.id WHERE m.chosen = 1),
+         flipped AS (UPDATE messages SET on_path = 1 WHERE id IN (SELECT id FROM sub) RETURNING id)
+         ${CITED}`,
+        [n.id, ctx.environmentId()],
+      )),
     );
+    for (const source of uniqueSourcesInOrder(sources)) {
+      await resumBacklinks(ctx.run, ctx.environmentId(), source.threadId, source.messageId);
+    }
   };
 
   return {
