@@ -8,18 +8,37 @@ import { turnsWithinBudget } from "./storeLogic.ts";
 
 /**
  * The newest `@limit` turns of thread `@thread` before prompt seq `@before` whose prompt is on
- * the path shown, each with the id of its final complete answer on that path (its own or a
- * regeneration's; null when it has none).
+ * the path, each with the id of its final complete answer on that path (its own or a
+ * regeneration's; null when it has none). The path is the one shown (`on_path`), or, for a
+ * prompt not shown (a queued turn whose prompt a version switch hid), the prompt's own
+ * ancestors: a turn answers in the history of its own path.
  */
-const HISTORY_TURNS = `WITH h AS (
+const historyTurns = (path: "shown" | "ancestors") => {
+  const onPath = (alias: string) =>
+    path === "shown" ? `${alias}.on_path = 1` : `${alias}.id IN (SELECT id FROM anc)`;
+  const ancestors =
+    path === "shown"
+      ? ""
+      : `RECURSIVE anc(id) AS (
+  SELECT parent_id FROM messages WHERE thread_id = @thread AND seq = @before AND parent_id IS NOT NULL
+  UNION ALL SELECT m.parent_id FROM messages m JOIN anc ON m.id = anc.id WHERE m.parent_id IS NOT NULL),`;
+  return `WITH ${ancestors} h AS (
   SELECT t.id AS turnId, t.prompt_seq AS seq, octet_length(t.provider_input) AS inputBytes,
     (SELECT m.id FROM messages m
       WHERE m.turn_id IN (SELECT t.id UNION ALL SELECT r.id FROM turns r WHERE r.source_turn_id = t.id)
-        AND m.kind = 'answer' AND m.status = 'complete' AND m.on_path = 1
+        AND m.kind = 'answer' AND m.status = 'complete' AND ${onPath("m")}
       ORDER BY m.seq DESC LIMIT 1) AS answerId
   FROM turns t JOIN messages p ON p.thread_id = t.thread_id AND p.seq = t.prompt_seq
-  WHERE t.thread_id = @thread AND t.prompt_seq < @before AND p.on_path = 1
+  WHERE t.thread_id = @thread AND t.prompt_seq < @before AND ${onPath("p")}
   ORDER BY t.prompt_seq DESC LIMIT @limit)`;
+};
+
+const historySizes = (path: "shown" | "ancestors") => `${historyTurns(path)}
+  SELECT h.inputBytes, (SELECT octet_length(text) FROM messages WHERE id = h.answerId) AS answerBytes
+  FROM h ORDER BY h.seq DESC`;
+const historyTexts = (path: "shown" | "ancestors") => `${historyTurns(path)}
+  SELECT t.provider_input AS input, (SELECT text FROM messages WHERE id = h.answerId) AS answer
+  FROM h JOIN turns t ON t.id = h.turnId ORDER BY h.seq DESC`;
 
 export type SqliteTurnQueries = Pick<
   SyncQueries,
@@ -72,16 +91,13 @@ export function sqliteTurnQueries(
     providerInput: s("SELECT provider_input FROM turns WHERE id = ? AND thread_id = ?"),
     // Sizes first (octet_length reads the record header, not the text), texts only for
     // the turns that fit the budget.
-    historySizes: s(
-      `${HISTORY_TURNS}
-       SELECT h.inputBytes, (SELECT octet_length(text) FROM messages WHERE id = h.answerId) AS answerBytes
-       FROM h ORDER BY h.seq DESC`,
+    promptHidden: s(
+      "SELECT 1 AS hidden FROM messages WHERE thread_id = ? AND seq = ? AND on_path = 0",
     ),
-    historyTexts: s(
-      `${HISTORY_TURNS}
-       SELECT t.provider_input AS input, (SELECT text FROM messages WHERE id = h.answerId) AS answer
-       FROM h JOIN turns t ON t.id = h.turnId ORDER BY h.seq DESC`,
-    ),
+    shownSizes: s(historySizes("shown")),
+    shownTexts: s(historyTexts("shown")),
+    ancestorsSizes: s(historySizes("ancestors")),
+    ancestorsTexts: s(historyTexts("ancestors")),
   };
 
   const getTurn = (id: string): Turn | null => {
@@ -185,7 +201,8 @@ export function sqliteTurnQueries(
     historyBefore(threadId: string, beforeSeq: number, budget: HistoryBudget): HistoryTurn[] {
       // Sizes first (octet_length reads a record header, not the text), then the texts of the
       // turns that fit: the same newest-first order, cut at that count.
-      const sizes = stmt.historySizes.all({
+      const path = stmt.promptHidden.get(threadId, beforeSeq) ? "ancestors" : "shown";
+      const sizes = stmt[`${path}Sizes`].all({
         thread: threadId,
         before: beforeSeq,
         limit: budget.maxTurns,
@@ -195,7 +212,7 @@ export function sqliteTurnQueries(
         budget,
       );
       if (count === 0) return [];
-      const texts = stmt.historyTexts.all({
+      const texts = stmt[`${path}Texts`].all({
         thread: threadId,
         before: beforeSeq,
         limit: count,

@@ -220,6 +220,32 @@ describe("versions", () => {
     ).toEqual([v3.prompt.id]);
   });
 
+  it("a prompt hidden by a version switch still gets the history of its own path", async () => {
+    const threadId = await newThread();
+    const one = await turn(threadId, "one");
+    await turn(threadId, "two");
+    const three = await turn(threadId, "three"); // say it waits in the queue
+    const edited = await turn(threadId, "one, edited", one.prompt.id);
+    expect(await store.messageShown(three.prompt.id)).toBe(false);
+    const inputs = async (seq: number) =>
+      (await store.historyBefore(threadId, seq, BUDGET)).map((h) => [h.input, h.answer]);
+    expect(await inputs(three.prompt.seq)).toEqual([
+      ["one", "answer to one"],
+      ["two", "answer to two"],
+    ]);
+    // The path shown is the edited one: a new turn there sees only it.
+    expect(await inputs(Number.MAX_SAFE_INTEGER)).toEqual([
+      ["one, edited", "answer to one, edited"],
+    ]);
+    // Shown again, the same prompt reads the same history through the path shown.
+    await store.transaction((tx) => tx.selectVersion(one.prompt.id));
+    expect(await inputs(three.prompt.seq)).toEqual([
+      ["one", "answer to one"],
+      ["two", "answer to two"],
+    ]);
+    expect(edited.prompt.seq).toBeGreaterThan(three.prompt.seq);
+  });
+
   it("search finds only messages on the path shown", async () => {
     const threadId = await newThread();
     const { prompt } = await turn(threadId, "zebra crossing");

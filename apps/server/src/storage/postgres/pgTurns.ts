@@ -186,24 +186,42 @@ export function pgTurnQueries(
       beforeSeq: number,
       budget: HistoryBudget,
     ): Promise<HistoryTurn[]> {
-      // Sizes first, texts only for the turns that fit the budget (see the SQLite version).
+      // Sizes first, texts only for the turns that fit the budget (see the SQLite version). A
+      // prompt not shown (a queued turn whose prompt a version switch hid) answers in the
+      // history of its own path: its ancestors, not the path shown.
+      const [hidden] = await ctx.rows(
+        "promptHidden",
+        "SELECT 1 FROM messages WHERE thread_id = $1 AND seq = $2 AND on_path = 0",
+        [threadId, beforeSeq],
+      );
+      const onPath = (alias: string) =>
+        hidden ? `${alias}.id IN (SELECT id FROM anc)` : `${alias}.on_path = 1`;
       const rows = await ctx.rows<{
         turn_id: string;
         input_bytes: number;
         answer_id: string | null;
         answer_bytes: number;
       }>(
-        "historySizes",
-        `SELECT t.id AS turn_id, octet_length(t.provider_input) AS input_bytes,
+        hidden ? "historySizesOfAncestors" : "historySizes",
+        `${
+          hidden
+            ? `WITH RECURSIVE anc(id) AS (
+                 SELECT parent_id FROM messages
+                 WHERE thread_id = $1 AND seq = $2 AND parent_id IS NOT NULL
+                 UNION ALL SELECT m.parent_id FROM messages m JOIN anc ON m.id = anc.id
+                 WHERE m.parent_id IS NOT NULL)`
+            : ""
+        }
+         SELECT t.id AS turn_id, octet_length(t.provider_input) AS input_bytes,
            a.id AS answer_id, coalesce(octet_length(a.text), 0) AS answer_bytes
          FROM turns t
          LEFT JOIN LATERAL (
            SELECT m.id, m.text FROM messages m
            WHERE m.turn_id IN (SELECT t.id UNION ALL SELECT r.id FROM turns r WHERE r.source_turn_id = t.id)
-             AND m.kind = 'answer' AND m.status = 'complete' AND m.on_path = 1
+             AND m.kind = 'answer' AND m.status = 'complete' AND ${onPath("m")}
            ORDER BY m.seq DESC LIMIT 1
          ) a ON true
-         JOIN messages p ON p.thread_id = t.thread_id AND p.seq = t.prompt_seq AND p.on_path = 1
+         JOIN messages p ON p.thread_id = t.thread_id AND p.seq = t.prompt_seq AND ${onPath("p")}
          WHERE t.thread_id = $1 AND t.prompt_seq < $2
          ORDER BY t.prompt_seq DESC LIMIT $3`,
         [threadId, beforeSeq, budget.maxTurns],
