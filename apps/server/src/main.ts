@@ -12,6 +12,7 @@ import { ConversationChanges } from "./domain/conversationChanges.ts";
 import { ThreadEventLog } from "./domain/events.ts";
 import { ProviderService } from "./domain/providerService.ts";
 import { ThreadLifecycle } from "./domain/threadLifecycle.ts";
+import { ThreadListFeed } from "./domain/threadListFeed.ts";
 import { ThreadService } from "./domain/threadService.ts";
 import { WorkspaceFileIndex } from "./domain/workspaceFiles.ts";
 import { createApp } from "./http/app.ts";
@@ -101,7 +102,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   lifecycle.start();
   const changes = new ConversationChanges({ store, events, provider });
   const connections = new SseConnections();
+  const threadList = new ThreadListFeed(store, events);
   const app = createApp({
+    threadList,
     threads,
     lifecycle,
     provider,
@@ -155,6 +158,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         await lifecycle.close();
         await provider.close();
         await connections.endAll(SSE_SHUTDOWN_GRACE_MS);
+        threadList.close();
         if ("closeAllConnections" in server) server.closeAllConnections();
         await stopped;
         await store.close();

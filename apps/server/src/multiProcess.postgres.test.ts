@@ -254,6 +254,45 @@ describe("a process killed mid-reply", () => {
   });
 });
 
+describe("the thread list across processes", () => {
+  it("a rename and a delete on one process reach the other's list stream live", async () => {
+    const thread = await requestJson<Thread>(a, "/api/threads", {});
+    await requestJson(a, `/api/threads/${thread.id}/turns`, { input: "list me" });
+    type Change = { type: "upsert"; thread: Thread } | { type: "remove"; threadId: string };
+    const changes = (list: SseEvent[]): Change[] =>
+      list
+        .filter((e) => e.event === "threads")
+        .flatMap((e) => (JSON.parse(e.data) as { changes: Change[] }).changes);
+    const renamed = (list: SseEvent[]) =>
+      changes(list).some((c) => c.type === "upsert" && c.thread.title === "Renamed on A");
+    let renamedSeen = false;
+    const events = await collectSse(`${b.url}/api/threads/events`, {
+      onOpen: () => {
+        void fetch(`${a.url}/api/threads/${thread.id}`, {
+          method: "PATCH",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ title: "Renamed on A" }),
+        }).then(async (res) => {
+          expect(res.status).toBe(200);
+          // Once B has the rename, delete on A too.
+          await waitFor(() => (renamedSeen ? true : undefined));
+          const deleted = await fetch(`${a.url}/api/threads/${thread.id}`, {
+            method: "DELETE",
+            headers: { "content-type": "application/json" },
+            body: "{}",
+          });
+          expect(deleted.status).toBe(200);
+        });
+      },
+      until: (list) => {
+        renamedSeen ||= renamed(list);
+        return changes(list).some((c) => c.type === "remove" && c.threadId === thread.id);
+      },
+    });
+    expect(renamed(events)).toBe(true);
+  });
+});
+
 /**
  * The reply streams (a chunk reached the client, live from the other process or stored) and at
  * least one of its chunks is stored: the stream's position is past the answer's creation. A

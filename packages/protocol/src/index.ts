@@ -218,6 +218,18 @@ export const ThreadDeletionSchema = z.object({
 });
 export type ThreadDeletion = z.infer<typeof ThreadDeletionSchema>;
 /** `POST /api/threads` body (title optional; normally derived from the first prompt). */
+/**
+ * One live change of the thread list (`GET /api/threads/events`, event `threads`): a thread to
+ * show at its place (created, renamed, updated, restored, branched) or to take away (deleted).
+ */
+export const ThreadListChangeSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("upsert"), thread: ThreadSchema }),
+  z.object({ type: z.literal("remove"), threadId: z.string() }),
+]);
+export type ThreadListChange = z.infer<typeof ThreadListChangeSchema>;
+export const ThreadListEventSchema = z.object({ changes: z.array(ThreadListChangeSchema) });
+export type ThreadListEvent = z.infer<typeof ThreadListEventSchema>;
+
 export const CreateThreadBodySchema = z.object({ title: z.string().max(200).optional() }).strict();
 
 /** `GET /api/threads/:threadId` */

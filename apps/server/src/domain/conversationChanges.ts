@@ -138,6 +138,8 @@ export class ConversationChanges {
         now: this.#now(),
       }),
     );
+    // Every process's thread list shows the branch (no event on its stream says so).
+    await this.#events.announce(thread.id);
     return { thread };
   }
 

@@ -56,10 +56,39 @@ export class ThreadEventLog {
   readonly #store: ChatStore;
   readonly #listeners = new Map<string, Set<EventListener>>();
 
+  readonly #threadListeners = new Set<(threadId: string) => void>();
+
   constructor(store: ChatStore) {
     this.#store = store;
-    store.onCommittedEvents((threadId, events) => this.#deliver(threadId, events));
+    store.onCommittedEvents((threadId, events) => {
+      this.#deliver(threadId, events);
+      this.#threadChanged(threadId);
+    });
     store.onLiveDeltas?.((threadId, event) => this.#deliverLive(threadId, event));
+    store.onThreadNotified?.((threadId) => this.#threadChanged(threadId));
+  }
+
+  /**
+   * Calls `listener` with the id of each thread that changed: an event committed (any thread;
+   * by any process with a shared store) or an {@link announce}. The same thread may come more
+   * than once; the thread list feed reads it again.
+   */
+  onThreadChanged(listener: (threadId: string) => void): () => void {
+    this.#threadListeners.add(listener);
+    return () => this.#threadListeners.delete(listener);
+  }
+
+  /**
+   * A change to a thread that has no event on its stream (deleted, restored, purged, created
+   * by a branch), for every process's thread list: call it after the commit.
+   */
+  async announce(threadId: string): Promise<void> {
+    if (this.#store.announceThread) await this.#store.announceThread(threadId);
+    else this.#threadChanged(threadId);
+  }
+
+  #threadChanged(threadId: string): void {
+    for (const listener of this.#threadListeners) listener(threadId);
   }
 
   /**

@@ -98,19 +98,23 @@ export class ThreadLifecycle {
       tx.setThreadDeleted({ id: threadId, deletedAt }),
     );
     if (!deleted) throw threadNotFound(threadId);
+    // Every process's thread list drops it (no event on its stream says so).
+    await this.#events.announce(threadId);
     this.#schedulePurge();
     return this.#deletion(deleted.thread, deletedAt);
   }
 
   /** Brings a deleted thread back whole within its window; a thread not deleted is returned. */
   async restore(threadId: string): Promise<ThreadDeletion> {
-    return this.#store.transaction(async (tx) => {
+    const restored = await this.#store.transaction(async (tx) => {
       const record = await tx.getThread(threadId);
       if (!record) throw await this.#missing(threadId);
       if (record.deletedAt === null) return { thread: record.thread, restorableUntil: null };
-      const restored = (await tx.setThreadDeleted({ id: threadId, deletedAt: null }))!;
-      return { thread: restored.thread, restorableUntil: null };
+      const back = (await tx.setThreadDeleted({ id: threadId, deletedAt: null }))!;
+      return { thread: back.thread, restorableUntil: null };
     });
+    await this.#events.announce(threadId);
+    return restored;
   }
 
   /** Purges every thread deleted longer ago than the window (one transaction each). */

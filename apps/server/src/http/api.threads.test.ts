@@ -34,7 +34,8 @@ const adapter = new RecordingAdapter(async (ctx) => {
 });
 
 beforeAll(async () => {
-  server = await startTestServer({ adapter, undoWindowMs: 300 });
+  // Short keep-alives: a stream reader checks its stop condition at least this often.
+  server = await startTestServer({ adapter, undoWindowMs: 300, heartbeatMs: 250 });
 });
 
 afterAll(async () => {
@@ -125,6 +126,62 @@ describe("PATCH /api/threads/:threadId", () => {
     expect((await server.request("/api/threads/nope", json("PATCH", { title: "x" }))).status).toBe(
       404,
     );
+  });
+});
+
+describe("GET /api/threads/events", () => {
+  type Change = { type: "upsert"; thread: Thread } | { type: "remove"; threadId: string };
+  const changesOf = (events: { event: string | null; data: string }[]): Change[] =>
+    events
+      .filter((e) => e.event === "threads")
+      .flatMap((e) => (JSON.parse(e.data) as { changes: Change[] }).changes);
+
+  it("streams the list's changes: a new thread, a rename, a delete, a restore, a branch", async () => {
+    const thread = await threadWith("listed live");
+    const path = `/api/threads/${thread.id}`;
+    let seen: { event: string | null; data: string }[] = [];
+    let done = false;
+    const has = (test: (c: Change) => boolean) =>
+      waitFor(() => (changesOf(seen).some(test) ? true : undefined));
+    // Each step waits until its change arrived: changes within one round arrive as the state
+    // they leave (a rename then a delete in the same 150 ms is one `remove`).
+    const steps = async () => {
+      const fresh = await threadWith("a new thread appears");
+      await has((c) => c.type === "upsert" && c.thread.id === fresh.id);
+      await server.request(path, json("PATCH", { title: "Renamed live" }));
+      await has((c) => c.type === "upsert" && c.thread.title === "Renamed live");
+      await server.request(path, json("DELETE", {}));
+      await has((c) => c.type === "remove" && c.threadId === thread.id);
+      const restoredAfter = changesOf(seen).length;
+      await server.post(`${path}/restore`, {});
+      await waitFor(() =>
+        changesOf(seen)
+          .slice(restoredAfter)
+          .some((c) => c.type === "upsert" && c.thread.id === thread.id)
+          ? true
+          : undefined,
+      );
+      const [prompt] = (
+        await server.getJson<{ messages: { id: string }[] }>(`${path}/messages?limit=2`)
+      ).messages;
+      const res = await server.post(`${path}/branch`, { messageId: prompt!.id });
+      const branch = ((await res.json()) as { thread: Thread }).thread;
+      await has((c) => c.type === "upsert" && c.thread.id === branch.id);
+      expect(branch.title).toBe("Renamed live (branch)");
+    };
+    let finished: Promise<void> = Promise.resolve();
+    await collectSse(`${server.url}/api/threads/events`, {
+      onOpen: () => {
+        finished = steps().finally(() => {
+          done = true;
+        });
+      },
+      until: (list) => {
+        seen = list;
+        return done;
+      },
+    });
+    await finished;
   });
 });
 

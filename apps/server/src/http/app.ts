@@ -28,6 +28,7 @@ import { asDomainError, DomainError } from "../domain/errors.ts";
 import type { ThreadEventLog } from "../domain/events.ts";
 import type { ProviderService } from "../domain/providerService.ts";
 import type { ThreadLifecycle } from "../domain/threadLifecycle.ts";
+import type { ThreadListFeed } from "../domain/threadListFeed.ts";
 import { MAX_SEARCH_LIMIT } from "../domain/threadSearch.ts";
 import { MAX_PAGE_LIMIT, MAX_THREAD_PAGE, type ThreadService } from "../domain/threadService.ts";
 import type { WorkspaceFileIndex } from "../domain/workspaceFiles.ts";
@@ -43,6 +44,7 @@ import { rawSearchQuery, searchSwitch } from "./searchQuery.ts";
 import { contentSecurityPolicyFor, securityHeaders } from "./securityHeaders.ts";
 import { type SseConnections, streamThreadEvents } from "./sse.ts";
 import { createStaticHandler } from "./static.ts";
+import { streamThreadListEvents } from "./threadListSse.ts";
 import { closeAfterUnreadBody } from "./unreadBody.ts";
 
 /** Largest accepted request body (bytes), checked on Content-Length and on the streamed body. */
@@ -59,6 +61,8 @@ export interface AppDependencies {
   /** Edit, regenerate, versions and branches (issue 30). */
   changes: ConversationChanges;
   events: ThreadEventLog;
+  /** The thread list's live feed (`GET /api/threads/events`). */
+  threadList: ThreadListFeed;
   files: WorkspaceFileIndex;
   connections: SseConnections;
   authToken: string | null;
@@ -123,6 +127,16 @@ export function createApp(deps: AppDependencies): Hono {
     };
     return c.json(body);
   });
+
+  // Before `/api/threads/:threadId`: "events" is not a thread.
+  app.get("/api/threads/events", (c) =>
+    streamThreadListEvents(c, {
+      feed: deps.threadList,
+      connections: deps.connections,
+      heartbeatMs,
+      ...(deps.maxEventStreams === undefined ? {} : { maxConnections: deps.maxEventStreams }),
+    }),
+  );
 
   app.get("/api/threads", async (c) =>
     c.json(

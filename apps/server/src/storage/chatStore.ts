@@ -484,6 +484,17 @@ export interface ChatStore extends ChatQueries {
   /** Where chunks shared by other processes go ({@link watch}ed threads only). */
   onLiveDeltas?(sink: LiveDeltaSink): void;
   /**
+   * Shared stores only: where the ids of threads that any process changed go, watched or not
+   * (PostgreSQL: every `NOTIFY chat_events`). The thread list's live feed reads them again.
+   */
+  onThreadNotified?(sink: (threadId: string) => void): void;
+  /**
+   * Shared stores only: tells every process (this one included, through
+   * {@link onThreadNotified}) that a thread changed without an event on its stream: deleted,
+   * restored, purged or created by a branch. Best effort, after the commit.
+   */
+  announceThread?(threadId: string): Promise<void>;
+  /**
    * Resolves once the background indexer has indexed every message queued so far (tests and
    * benchmarks: a long reply is searchable after it).
    */

@@ -103,6 +103,8 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     shareLiveDelta: (threadId, event) => core.live.add(threadId, event),
     flushLiveDeltas: () => core.live.drain(),
     onLiveDeltas: (sink) => core.onLiveDeltas(sink),
+    onThreadNotified: (sink) => core.onThreadNotified(sink),
+    announceThread: (threadId) => core.announceThread(threadId),
     close: () => core.close(),
   });
 }
@@ -116,6 +118,7 @@ class PostgresConnections {
   #environmentId = "";
   #sink: CommittedEventsSink = () => {};
   #liveSink: LiveDeltaSink = () => {};
+  #threadSink: (threadId: string) => void = () => {};
   readonly live: LiveDeltaBatcher;
   #listener: pg.Client | null = null;
   #closed = false;
@@ -216,6 +219,18 @@ class PostgresConnections {
     this.#sink = sink;
   }
 
+  onThreadNotified(sink: (threadId: string) => void): void {
+    this.#threadSink = sink;
+  }
+
+  async announceThread(threadId: string): Promise<void> {
+    try {
+      await this.#pool.query("SELECT pg_notify('chat_events', $1)", [threadId]);
+    } catch {
+      // Best effort: other processes' lists catch up when their tabs regain focus.
+    }
+  }
+
   onLiveDeltas(sink: LiveDeltaSink): void {
     this.#liveSink = sink;
   }
@@ -292,8 +307,10 @@ class PostgresConnections {
     const client = new pg.Client({ connectionString: this.#url, types });
     client.on("notification", (message) => {
       if (!message.payload) return;
-      if (message.channel === "chat_events") this.#catchUp(message.payload);
-      else if (message.channel === LIVE_CHANNEL) {
+      if (message.channel === "chat_events") {
+        this.#threadSink(message.payload);
+        this.#catchUp(message.payload);
+      } else if (message.channel === LIVE_CHANNEL) {
         const live = decodeLiveDelta(message.payload, this.live.sender);
         if (live) this.#receiveLive(live);
       }
