@@ -181,6 +181,31 @@ test("a rename reaches another tab live, without a reload", async ({ page, conte
   await other.close();
 });
 
+test("a rename and a delete made elsewhere reach the sidebar live, with no focus or reload", async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(60_000);
+  const { threadId } = await answeredThread(page, "watched from afar");
+  await page.goto("/");
+  const link = page.locator(`a[data-thread-id="${threadId}"]`);
+  await expect(link).toContainText("watched from afar");
+  // Another browser (its own context: no BroadcastChannel, no shared focus) changes the thread.
+  const elsewhere = await browser.newContext({ baseURL: new URL(page.url()).origin });
+  try {
+    const renamed = await elsewhere.request.patch(`/api/threads/${threadId}`, {
+      data: { title: "Renamed elsewhere" },
+    });
+    expect(renamed.status()).toBe(200);
+    await expect(link).toContainText("Renamed elsewhere");
+    const deleted = await elsewhere.request.delete(`/api/threads/${threadId}`, { data: {} });
+    expect(deleted.status()).toBe(200);
+    await expect(link).toHaveCount(0);
+  } finally {
+    await elsewhere.close();
+  }
+});
+
 test("Delete thread, Undo, delete again: a chip citing it says the source was deleted", async ({
   page,
 }) => {

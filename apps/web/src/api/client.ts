@@ -360,6 +360,11 @@ export function takeThreadPrefetch(
 }
 
 /** URL of the thread's server-sent event stream. */
+/** The thread list's live changes (server-sent events). */
+export function threadListEventsUrl(): string {
+  return `${API_BASE}/threads/events`;
+}
+
 export function threadEventsUrl(threadId: string): string {
   return `${API_BASE}/threads/${seg(threadId)}/events`;
 }

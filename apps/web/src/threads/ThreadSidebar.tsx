@@ -9,11 +9,13 @@ import { LegendList, type LegendListRenderItemProps } from "@legendapp/list/reac
 import { Link, useMatchRoute, useNavigate } from "@tanstack/react-router";
 import { useCallback, useEffect, useState } from "react";
 import { renameThread } from "../api/client.ts";
+import { subscribeThreadListEvents } from "../api/threadListEvents.ts";
 import { requestNewThread } from "./newThreadRequest.ts";
 import "./threads.css";
 import { SearchAllDialog } from "./SearchAllDialog.tsx";
 import { ThreadRow } from "./ThreadRow.tsx";
 import {
+  applyStreamedThreadListChanges,
   loadMoreThreads,
   refreshThreadList,
   upsertThreadInList,
@@ -44,10 +46,18 @@ export function ThreadSidebar() {
 
   useEffect(() => {
     void refreshThreadList();
-    // Changes by other processes: the first page again when the tab comes back.
+    // Changes made elsewhere arrive live; a reconnect or the tab coming back reads the first
+    // page again, in case the stream missed some.
+    const closeStream = subscribeThreadListEvents({
+      onChanges: applyStreamedThreadListChanges,
+      onReconnected: () => void refreshThreadList(),
+    });
     const onFocus = () => void refreshThreadList();
     window.addEventListener("focus", onFocus);
-    return () => window.removeEventListener("focus", onFocus);
+    return () => {
+      closeStream();
+      window.removeEventListener("focus", onFocus);
+    };
   }, []);
 
   const openSearch = useCallback((query: string) => {

@@ -3,8 +3,10 @@
  * time as the sidebar scrolls (`loadMoreThreads`). Every live change (a thread created or
  * branched, renamed, updated, deleted or restored) goes through {@link changeThreadList}: it
  * applies the change here and hands it to this app's other tabs (a `BroadcastChannel`), which
- * apply it the same way. Changes made by other processes reach a tab through the open thread's
- * events (`thread.updated`) and through a refetch of the first page when the tab regains focus.
+ * apply it the same way. Changes made elsewhere (another browser, another server process)
+ * arrive on the thread list's stream (`../api/threadListEvents.ts`,
+ * {@link applyStreamedThreadListChanges}); a refetch of the first page when the tab regains
+ * focus or the stream reconnects covers any gap.
  */
 import { isTurnFinished, type ServerEvent, type Thread } from "@app/protocol";
 import { useSyncExternalStore } from "react";
@@ -57,6 +59,16 @@ channel?.addEventListener("message", (event: MessageEvent<ThreadListChange>) => 
 export function changeThreadList(change: ThreadListChange): void {
   set({ ...snapshot, ...applyThreadListChange(snapshot, change) });
   channel?.postMessage(change);
+}
+
+/**
+ * Changes the server streamed (`GET /api/threads/events`): every tab has its own stream, so
+ * they are applied here only, not handed to the other tabs.
+ */
+export function applyStreamedThreadListChanges(changes: readonly ThreadListChange[]): void {
+  let next: ThreadListData = snapshot;
+  for (const change of changes) next = { ...next, ...applyThreadListChange(next, change) };
+  set({ ...snapshot, ...next });
 }
 
 /** Inserts or replaces one thread at its place (a new or branched thread: the top). */
