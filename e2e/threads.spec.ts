@@ -272,6 +272,40 @@ test("Ctrl+K finds a phrase 1,900 turns deep and opens it highlighted in view", 
   expect(counts.around).toBe(1);
 });
 
+test("Search all threads: Match case and Whole words as in the find bar; Tab stays in the dialog", async ({
+  page,
+}) => {
+  test.setTimeout(60_000);
+  const upper = await answeredThread(page, "Quokkaprobe upper");
+  const lower = await answeredThread(page, "quokkaprobe lower");
+  await page.goto("/");
+  await page.keyboard.press("Control+k");
+  await searchBox(page).fill("Quokkaprobe");
+  const dialog = page.getByRole("dialog", { name: "Search all threads" });
+  const threadsShown = dialog.locator("[data-search-thread]");
+  await expect(threadsShown).toHaveCount(2);
+  await dialog.getByRole("button", { name: "Match case" }).click();
+  await expect(dialog.getByRole("button", { name: "Match case" })).toHaveAttribute(
+    "aria-pressed",
+    "true",
+  );
+  await expect(threadsShown).toHaveCount(1);
+  await expect(threadsShown.first()).toHaveAttribute("data-search-thread", upper.threadId);
+  await dialog.getByRole("button", { name: "Match case" }).click();
+  await expect(threadsShown).toHaveCount(2);
+  await searchBox(page).fill("quokka");
+  await expect(threadsShown).toHaveCount(2);
+  await dialog.getByRole("button", { name: "Whole words" }).click();
+  await expect(dialog.getByRole("status")).toHaveText(/No matches/);
+  expect(lower.threadId).not.toBe(upper.threadId);
+  // Modal: Shift+Tab from the textbox goes to the dialog's last control, Tab wraps back.
+  await searchBox(page).focus();
+  await page.keyboard.press("Shift+Tab");
+  await expect(dialog.getByRole("button", { name: "Whole words" })).toBeFocused();
+  await page.keyboard.press("Tab");
+  await expect(searchBox(page)).toBeFocused();
+});
+
 test("Cite from a search result, send, then click the chip", async ({ page, rig }) => {
   test.setTimeout(90_000);
   await page.goto("/");

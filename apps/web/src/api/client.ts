@@ -186,10 +186,15 @@ export function restoreThread(threadId: string): Promise<ThreadDeletion> {
 
 /** `GET /api/search?q=&cursor=`: Search all threads. */
 export function searchAllThreads(
-  options: { q: string; cursor?: string | undefined },
+  options: { q: string; cursor?: string | undefined; matchCase?: boolean; wholeWords?: boolean },
   signal?: AbortSignal,
 ): Promise<AllThreadsSearchResponse> {
-  const q = query({ q: options.q, cursor: options.cursor });
+  const q = query({
+    q: options.q,
+    cursor: options.cursor,
+    case: options.matchCase ? "1" : undefined,
+    word: options.wholeWords ? "1" : undefined,
+  });
   return request(AllThreadsSearchResponseSchema, `/search${q}`, signal ? { signal } : undefined);
 }
 

@@ -4,8 +4,9 @@
  * arrow keys moving through them. Enter (or a click) opens the thread at that match through the
  * thread's find bar (`find/findRequest.ts`: one `around=` request, `thread-find-current`, a
  * fold opened), and **Cite** inserts a chip quoting exactly the matched words into the composer
- * on screen. A 1-2 character query reads only the newest messages; the dialog says so and
- * offers to search further.
+ * on screen. **Match case** and **Whole words** behave as in the find bar (and carry over to it).
+ * A 1-2 character query reads only the newest messages; the dialog says so and offers to search
+ * further. Tab and Shift+Tab stay inside the dialog (it is modal).
  */
 import type { AllThreadsSearchResponse } from "@app/protocol";
 import { useNavigate } from "@tanstack/react-router";
@@ -13,7 +14,7 @@ import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from 
 import { searchAllThreads } from "../api/client.ts";
 import { activeComposer } from "../composer/activeComposer.ts";
 import { requestFindAt } from "../find/findRequest.ts";
-import { DEFAULT_FIND_OPTIONS } from "../find/textMatches.ts";
+import { DEFAULT_FIND_OPTIONS, type FindOptions } from "../find/textMatches.ts";
 import { flattenSearchPages, type SearchResult, snippetPieces } from "./searchResults.ts";
 
 /** Typing settles this long before a search. */
@@ -29,7 +30,9 @@ export function SearchAllDialog({ initialQuery, onClose }: SearchAllDialogProps)
   const [error, setError] = useState<string | null>(null);
   const [active, setActive] = useState(0);
   const [more, setMore] = useState(0);
+  const [options, setOptions] = useState<FindOptions>(DEFAULT_FIND_OPTIONS);
   const inputRef = useRef<HTMLInputElement>(null);
+  const dialogRef = useRef<HTMLDivElement>(null);
   const listId = `search-all-${useId().replace(/[^a-zA-Z0-9_-]/g, "")}`;
 
   useEffect(() => {
@@ -48,7 +51,7 @@ export function SearchAllDialog({ initialQuery, onClose }: SearchAllDialogProps)
     const controller = new AbortController();
     const timer = setTimeout(() => {
       setStatus("searching");
-      searchAllThreads({ q: query }, controller.signal).then(
+      searchAllThreads({ q: query, ...options }, controller.signal).then(
         (page) => {
           setPages([page]);
           setActive(0);
@@ -66,7 +69,7 @@ export function SearchAllDialog({ initialQuery, onClose }: SearchAllDialogProps)
       clearTimeout(timer);
       controller.abort();
     };
-  }, [input]);
+  }, [input, options]);
 
   // "More results" / "Search further": the next page.
   const last = pages.at(-1);
@@ -74,7 +77,7 @@ export function SearchAllDialog({ initialQuery, onClose }: SearchAllDialogProps)
   useEffect(() => {
     if (more === 0 || !last?.nextCursor) return;
     const controller = new AbortController();
-    searchAllThreads({ q: input, cursor: last.nextCursor }, controller.signal).then(
+    searchAllThreads({ q: input, cursor: last.nextCursor, ...options }, controller.signal).then(
       (page) => setPages((before) => [...before, page]),
       () => {},
     );
@@ -90,7 +93,7 @@ export function SearchAllDialog({ initialQuery, onClose }: SearchAllDialogProps)
     requestFindAt({
       threadId: result.thread.id,
       query: input,
-      options: DEFAULT_FIND_OPTIONS,
+      options,
       match: {
         messageId: result.match.messageId,
         role: result.match.role,
@@ -121,7 +124,23 @@ export function SearchAllDialog({ initialQuery, onClose }: SearchAllDialogProps)
   };
 
   const onKeyDown = (event: KeyboardEvent) => {
-    if (event.key === "Escape") {
+    if (event.key === "Tab") {
+      // Modal: focus cycles through the dialog's own controls.
+      const focusable = [
+        ...(dialogRef.current?.querySelectorAll<HTMLElement>("input, button:not([disabled])") ??
+          []),
+      ];
+      const first = focusable[0];
+      const lastOne = focusable.at(-1);
+      if (!first || !lastOne) return;
+      if (event.shiftKey && document.activeElement === first) {
+        event.preventDefault();
+        lastOne.focus();
+      } else if (!event.shiftKey && document.activeElement === lastOne) {
+        event.preventDefault();
+        first.focus();
+      }
+    } else if (event.key === "Escape") {
       event.preventDefault();
       onClose();
     } else if (event.key === "ArrowDown" || event.key === "ArrowUp") {
@@ -149,6 +168,7 @@ export function SearchAllDialog({ initialQuery, onClose }: SearchAllDialogProps)
     // biome-ignore lint/a11y/useKeyWithClickEvents: Escape closes it (the dialog's own keys).
     <div className="search-all__backdrop" onClick={onClose}>
       <div
+        ref={dialogRef}
         className="search-all"
         role="dialog"
         aria-modal="true"
@@ -169,6 +189,30 @@ export function SearchAllDialog({ initialQuery, onClose }: SearchAllDialogProps)
           autoComplete="off"
           spellCheck={false}
         />
+        <div className="search-all__options">
+          <button
+            type="button"
+            className="search-all__option"
+            aria-pressed={options.matchCase}
+            title="Match case"
+            onClick={() => setOptions({ ...options, matchCase: !options.matchCase })}
+          >
+            <span aria-hidden="true">Aa</span>
+            <span className="visually-hidden">Match case</span>
+          </button>
+          <button
+            type="button"
+            className="search-all__option"
+            aria-pressed={options.wholeWords}
+            title="Whole words"
+            onClick={() => setOptions({ ...options, wholeWords: !options.wholeWords })}
+          >
+            <span aria-hidden="true" className="search-all__whole-words">
+              ab
+            </span>
+            <span className="visually-hidden">Whole words</span>
+          </button>
+        </div>
         <p className="search-all__status" role="status">
           {status === "searching"
             ? "Searching…"
