@@ -8,6 +8,7 @@
  */
 import { useEffect, useMemo, useSyncExternalStore } from "react";
 import { requestIdle } from "../ui/idle.ts";
+import { createSignal } from "../ui/signal.ts";
 import { type DraftLengthStatus, draftLengthStatus, QUIET } from "./draftLength.ts";
 
 /** Name of the `performance.measure` entry each measurement records. */
@@ -31,7 +32,7 @@ export function createDraftLengthTracker(readPrompt: () => string): DraftLengthT
   let lastRun = Number.NEGATIVE_INFINITY;
   let cancel: (() => void) | null = null;
   let disposed = false;
-  const listeners = new Set<() => void>();
+  const changed = createSignal();
 
   const measure = () => {
     cancel = null;
@@ -45,7 +46,7 @@ export function createDraftLengthTracker(readPrompt: () => string): DraftLengthT
       (next.kind === "quiet" || (status.kind !== "quiet" && next.length === status.length));
     if (same) return;
     status = next;
-    for (const listener of listeners) listener();
+    changed.notify();
   };
 
   return {
@@ -59,14 +60,11 @@ export function createDraftLengthTracker(readPrompt: () => string): DraftLengthT
       cancel = () => clearTimeout(timer);
     },
     get: () => status,
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    subscribe: changed.subscribe,
     dispose() {
       disposed = true;
       cancel?.();
-      listeners.clear();
+      changed.clear();
     },
   };
 }

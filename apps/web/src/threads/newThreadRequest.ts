@@ -4,14 +4,16 @@
  * is ready, takes the request and focuses it. A module value rather than router state, so a
  * click while already home (no navigation) still reaches the page.
  */
+import { createSignal } from "../ui/signal.ts";
+
 let pending = false;
-const listeners = new Set<() => void>();
+const requested = createSignal();
 
 /** Asks the home page to focus its composer (now if it is shown, else when it mounts). */
 export function requestNewThread(): void {
   pending = true;
   setComposing(true);
-  for (const listener of listeners) listener();
+  requested.notify();
 }
 
 /** Takes a pending request: true once per {@link requestNewThread}. */
@@ -23,8 +25,7 @@ export function takeNewThreadRequest(): boolean {
 
 /** Calls `listener` on every request; returns the unsubscribe function. */
 export function onNewThreadRequest(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
+  return requested.subscribe(listener);
 }
 
 /*
@@ -33,12 +34,12 @@ export function onNewThreadRequest(listener: () => void): () => void {
  * show both and ignore the flag.
  */
 let composing = false;
-const composingListeners = new Set<() => void>();
+const composingChanged = createSignal();
 
 function setComposing(value: boolean): void {
   if (composing === value) return;
   composing = value;
-  for (const listener of composingListeners) listener();
+  composingChanged.notify();
 }
 
 /** True while the home page shows its composer instead of the list on a narrow screen. */
@@ -53,6 +54,5 @@ export function leaveComposer(): void {
 
 /** Calls `listener` whenever {@link isComposing} changes; returns the unsubscribe function. */
 export function onComposingChange(listener: () => void): () => void {
-  composingListeners.add(listener);
-  return () => composingListeners.delete(listener);
+  return composingChanged.subscribe(listener);
 }

@@ -11,6 +11,7 @@
 import { isTurnFinished, type ServerEvent, type Thread } from "@app/protocol";
 import { useSyncExternalStore } from "react";
 import { type ApiError, listThreads } from "../api/client.ts";
+import { createSignal } from "../ui/signal.ts";
 import {
   appendThreadPage,
   applyThreadListChange,
@@ -39,11 +40,11 @@ let snapshot: ThreadListState = {
   error: null,
   loadingMore: false,
 };
-const listeners = new Set<() => void>();
+const changed = createSignal();
 
 function set(next: ThreadListState): void {
   snapshot = next;
-  for (const listener of listeners) listener();
+  changed.notify();
 }
 
 const channel: BroadcastChannel | null =
@@ -125,12 +126,7 @@ export function eventStalesThreadList(event: ServerEvent): boolean {
   return event.type === "turn.updated" && isTurnFinished(event.turn);
 }
 
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-
 /** Subscribes a component to the thread list. */
 export function useThreadList(): ThreadListState {
-  return useSyncExternalStore(subscribe, () => snapshot);
+  return useSyncExternalStore(changed.subscribe, () => snapshot);
 }
