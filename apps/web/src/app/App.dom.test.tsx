@@ -173,7 +173,10 @@ describe("app", () => {
     detailFailures = 0;
     renderApp("/env/t1");
     await screen.findByText("chunk");
-    const first = FakeEventSource.instances[0]!;
+    // The sidebar's list stream (`/api/threads/events`) is another instance.
+    const threadStreams = () =>
+      FakeEventSource.instances.filter((source) => source.url.startsWith("/api/threads/t1/"));
+    const first = threadStreams()[0]!;
     expect(first.url).toBe("/api/threads/t1/events?lastEventId=3");
     act(() => first.onopen?.());
     act(() => first.onerror?.());
@@ -181,7 +184,7 @@ describe("app", () => {
     await act(async () => {
       await vi.advanceTimersByTimeAsync(600);
     });
-    const second = FakeEventSource.instances[1]!;
+    const second = threadStreams()[1]!;
     act(() => second.onopen?.());
     await waitFor(() => expect(screen.queryByText("Reconnecting…")).toBeNull());
     vi.useRealTimers();
