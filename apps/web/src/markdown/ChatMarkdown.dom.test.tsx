@@ -250,7 +250,7 @@ describe("ChatMarkdown citation links where Markdown sees none (user messages)",
       }),
       { numRuns: 300 },
     );
-  });
+  }, 60_000);
 });
 
 describe("ChatMarkdown block splitting", () => {
