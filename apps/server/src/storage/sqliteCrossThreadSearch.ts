@@ -12,15 +12,20 @@
 import type Database from "better-sqlite3";
 import type { SyncQueries } from "./chatStore.ts";
 import {
-  type CrossThreadCandidate,
   type CrossThreadCandidateQuery,
   type CrossThreadCandidates,
+  type CrossThreadCursor,
   foldedSearchText,
   ftsQuery,
   likeContains,
   NEWEST_THREAD_BOUND,
+  ORDERED_WINDOW,
+  positionOf,
+  rowsResult,
   shortQueryPrefilter,
   usesTrigrams,
+  type WindowRow,
+  walkStep,
 } from "./searchText.ts";
 
 /**
@@ -38,17 +43,6 @@ const AFTER = `t.updated_at <= @updatedAt AND (t.updated_at < @updatedAt OR (t.u
   AND (t.id > @threadId OR (t.id = @threadId AND s.id > @key))))`;
 const ORDER = "ORDER BY t.updated_at DESC, t.id, s.id";
 
-type Row = Omit<CrossThreadCandidate, "text"> & { text: string | null };
-
-/** Rows read in list order per step of the walk, before a rarer query goes to the trigram index. */
-export const ORDERED_WINDOW = 1000;
-/**
- * Matches a window of {@link ORDERED_WINDOW} rows must hold for the walk to go on window by
- * window (1%: a query that common has too many matches to sort); with fewer, the trigram index
- * finds the rest wherever they are, and sorting them is cheap.
- */
-export const WALK_MIN_HITS = 10;
-
 /** The SQL function the window filters with when no built-in one is exact (see below). */
 const FOLD_CONTAINS = "chat_fold_contains";
 
@@ -64,12 +58,32 @@ export function sqliteCrossThreadSearch(
       ? 1
       : 0,
   );
+  // The trigram index, for a query the walk found too few matches of: the matching rows and
+  // their threads first (no text), then only the threads that can hold the batch (each holds a
+  // match, so `@limit + 1` of them from the cursor's thread on do), in list order; the sort
+  // and the texts (with the path check) are for those alone. A row off the path comes back
+  // without text: not a candidate, but read.
   const trigram = db.prepare(
-    `SELECT ${COLUMNS} FROM message_search_fts f CROSS JOIN message_search s ON s.id = f.rowid
-       JOIN threads t ON t.id = s.thread_id
-     WHERE message_search_fts MATCH @phrase AND s.text IS NOT NULL AND ${SEARCHABLE_MESSAGES}
-       AND ${AFTER}
-     ${ORDER} LIMIT @limit`,
+    `WITH hit AS MATERIALIZED (
+       SELECT s.id AS id, s.thread_id AS threadId FROM message_search_fts f
+         CROSS JOIN message_search s ON s.id = f.rowid
+       WHERE message_search_fts MATCH @phrase
+     ), th AS MATERIALIZED (
+       SELECT t.id AS id, t.updated_at AS updated_at FROM threads t
+       WHERE t.id IN (SELECT threadId FROM hit) AND t.deleted_at IS NULL AND t.message_count > 0
+         AND t.updated_at <= @updatedAt AND (t.updated_at < @updatedAt OR t.id >= @threadId)
+       ORDER BY t.updated_at DESC, t.id LIMIT @limit + 1
+     ), top AS MATERIALIZED (
+       SELECT h.id AS key, t.id AS threadId, t.updated_at AS threadUpdatedAt
+       FROM th AS t JOIN hit AS h ON h.threadId = t.id
+       WHERE ${AFTER.replaceAll("s.id", "h.id")}
+       ORDER BY t.updated_at DESC, t.id, h.id LIMIT @limit
+     )
+     SELECT top.key, s.message_id AS messageId, s.role, top.threadId, top.threadUpdatedAt,
+       CASE WHEN EXISTS (SELECT 1 FROM messages m WHERE m.id = s.message_id AND m.on_path = 1)
+         THEN s.text END AS text
+     FROM top JOIN message_search s ON s.id = top.key
+     ORDER BY top.threadUpdatedAt DESC, top.threadId, top.key`,
   );
   // Threads in list order (their index), each thread's rows in order: no sort.
   const NEXT = `SELECT ${COLUMNS} FROM threads t INDEXED BY threads_listed
@@ -91,56 +105,37 @@ export function sqliteCrossThreadSearch(
     like: windowed("w.text LIKE @like ESCAPE '\\'"),
     fold: windowed(`${FOLD_CONTAINS}(w.text, @folded) = 1`),
   };
-  const positionOf = (row: Row): CrossThreadCandidates["last"] => ({
-    threadUpdatedAt: row.threadUpdatedAt,
-    threadId: row.threadId,
-    key: row.key,
+  const boundsOf = (after: CrossThreadCursor | null) => ({
+    updatedAt: after?.threadUpdatedAt ?? NEWEST_THREAD_BOUND,
+    threadId: after?.threadId ?? "",
+    key: after?.key ?? 0,
   });
-  const result = (rows: Row[], limit: number): CrossThreadCandidates => {
-    const last = rows.at(-1);
-    return {
-      candidates: rows.filter((row): row is CrossThreadCandidate => row.text !== null),
-      last: last ? positionOf(last) : null,
-      exhausted: rows.length < limit,
-    };
-  };
   return {
     searchAllCandidates(input: CrossThreadCandidateQuery): CrossThreadCandidates {
-      const params = {
-        updatedAt: input.after?.threadUpdatedAt ?? NEWEST_THREAD_BOUND,
-        threadId: input.after?.threadId ?? "",
-        key: input.after?.key ?? 0,
-        limit: input.limit,
-      };
-      if (!usesTrigrams(input.query)) return result(next.all(params) as Row[], input.limit);
+      const params = { ...boundsOf(input.after), limit: input.limit };
+      if (!usesTrigrams(input.query)) {
+        return rowsResult(next.all(params) as WindowRow[], input.limit);
+      }
       // `instr` when matching case, an ASCII `LIKE` when no other code point folds into the
       // query's letters, else the fold itself: every one exact, so a window's hits are matches
       // of the substring (whole word and ranges are the caller's).
-      const filter = shortQueryPrefilter(input.query, input.caseSensitive) ?? "fold";
-      const rows = window[filter].all({
-        ...params,
-        window: ORDERED_WINDOW,
-        query: input.query,
-        like: likeContains(input.query),
-        folded: foldedSearchText(input.query),
-      }) as Row[];
-      const hits = rows.filter((row): row is CrossThreadCandidate => row.text !== null);
-      if (hits.length >= input.limit) {
-        // A full batch: the next one starts right after its last candidate.
-        const candidates = hits.slice(0, input.limit);
-        return { candidates, last: positionOf(candidates.at(-1)!), exhausted: false };
-      }
-      const end = rows.at(-1);
-      // The end of the list, or a common query: the walk goes on after this window.
-      if (rows.length < ORDERED_WINDOW || hits.length >= WALK_MIN_HITS) {
-        return {
-          candidates: hits,
-          last: end ? positionOf(end) : null,
-          exhausted: rows.length < ORDERED_WINDOW,
-        };
+      const filter = window[shortQueryPrefilter(input.query, input.caseSensitive) ?? "fold"];
+      const rows: WindowRow[] = [];
+      for (;;) {
+        const read = filter.all({
+          ...boundsOf(rows.length === 0 ? input.after : positionOf(rows.at(-1)!)),
+          window: ORDERED_WINDOW,
+          query: input.query,
+          like: likeContains(input.query),
+          folded: foldedSearchText(input.query),
+        }) as WindowRow[];
+        rows.push(...read);
+        const step = walkStep(rows, read.length === ORDERED_WINDOW, input.limit);
+        if (step === "index") break;
+        if (step !== "next") return step;
       }
       const phrase = ftsQuery(foldedSearchText(input.query));
-      return result(trigram.all({ ...params, phrase }) as Row[], input.limit);
+      return rowsResult(trigram.all({ ...params, phrase }) as WindowRow[], input.limit);
     },
   };
 }

@@ -12,10 +12,16 @@ import type { ChatQueries } from "../chatStore.ts";
 import {
   type CrossThreadCandidateQuery,
   type CrossThreadCandidates,
+  type CrossThreadCursor,
   foldedSearchText,
   likeContains,
   NEWEST_THREAD_BOUND,
+  ORDERED_WINDOW,
+  positionOf,
+  rowsResult,
   usesTrigrams,
+  type WindowRow,
+  walkStep,
 } from "../searchText.ts";
 import type { PgContext } from "./pgRun.ts";
 
@@ -33,52 +39,30 @@ const COLUMNS = `s.seq AS key, s.message_id AS "messageId", s.role, s.text, t.id
 const AFTER = `t.updated_at <= $1 AND (t.updated_at < $1 OR (t.updated_at = $1 AND (t.id > $2 OR (t.id = $2 AND s.seq > $3))))`;
 const ORDER = "ORDER BY t.updated_at DESC, t.id, s.seq";
 
-type Row = {
-  key: string;
-  messageId: string;
-  role: "user" | "assistant";
-  text: string | null;
-  threadId: string;
-  threadUpdatedAt: string;
-};
+/** A row as PostgreSQL sends it (`seq` is a BIGINT, sent as a string). */
+type Row = Omit<WindowRow, "key"> & { key: string };
 
-/** Rows read in list order per step of the walk, as on SQLite (`ORDERED_WINDOW` there). */
-const ORDERED_WINDOW = 1000;
-/** Matches a window must hold for the walk to go on, as on SQLite (`WALK_MIN_HITS` there). */
-const WALK_MIN_HITS = 10;
-
-type Position = NonNullable<CrossThreadCandidates["last"]>;
-type Candidate = CrossThreadCandidates["candidates"][number];
-
-function positionOf(row: Row): Position {
-  return { threadUpdatedAt: row.threadUpdatedAt, threadId: row.threadId, key: Number(row.key) };
-}
-
-function candidatesOf(rows: Row[]): Candidate[] {
-  return rows.flatMap(({ key, messageId, role, text, threadId, threadUpdatedAt }) =>
-    text === null ? [] : [{ key: Number(key), messageId, role, text, threadId, threadUpdatedAt }],
-  );
-}
-
-function result(rows: Row[], limit: number): CrossThreadCandidates {
-  const last = rows.at(-1);
-  return {
-    candidates: candidatesOf(rows),
-    last: last ? positionOf(last) : null,
-    exhausted: rows.length < limit,
-  };
+function windowRows(rows: Row[]): WindowRow[] {
+  return rows.map((row) => ({ ...row, key: Number(row.key) }));
 }
 
 export function pgCrossThreadSearch(ctx: PgContext): Pick<ChatQueries, "searchAllCandidates"> {
+  const boundsOf = (after: CrossThreadCursor | null) => [
+    after?.threadUpdatedAt ?? NEWEST_THREAD_BOUND,
+    after?.threadId ?? "",
+    after?.key ?? 0,
+  ];
   return {
     async searchAllCandidates(input: CrossThreadCandidateQuery): Promise<CrossThreadCandidates> {
-      const after = [
-        input.after?.threadUpdatedAt ?? NEWEST_THREAD_BOUND,
-        input.after?.threadId ?? "",
-        input.after?.key ?? 0,
-        input.limit,
-      ];
-      let rows: Row[];
+      if (!usesTrigrams(input.query)) {
+        const rows = await ctx.rows<Row>(
+          "crossThreadNextMessages",
+          `SELECT ${COLUMNS} FROM threads t JOIN message_search s ON s.thread_id = t.id
+           WHERE ${SEARCHABLE_MESSAGES} AND ${AFTER} ${ORDER} LIMIT $4`,
+          [...boundsOf(input.after), input.limit],
+        );
+        return rowsResult(windowRows(rows), input.limit);
+      }
       const pattern = [
         likeContains(foldedSearchText(input.query)),
         input.caseSensitive ? input.query : null,
@@ -87,8 +71,9 @@ export function pgCrossThreadSearch(ctx: PgContext): Pick<ChatQueries, "searchAl
       // an exact filter on the fold (the text comes back only for a row that contains the
       // query); the trigram index would find every match in every thread and sort them all.
       // Statements are unnamed: each is planned with its own pattern.
-      if (usesTrigrams(input.query)) {
-        const window = await ctx.rows<Row>(
+      const rows: WindowRow[] = [];
+      for (;;) {
+        const read = await ctx.rows<Row>(
           "",
           `SELECT key, "messageId", role, "threadId", "threadUpdatedAt",
              CASE WHEN w.folded LIKE $4 AND ($5::text IS NULL OR strpos(w.text, $5) > 0)
@@ -97,45 +82,42 @@ export function pgCrossThreadSearch(ctx: PgContext): Pick<ChatQueries, "searchAl
              SELECT ${COLUMNS}, s.folded FROM threads t JOIN message_search s ON s.thread_id = t.id
              WHERE ${SEARCHABLE_MESSAGES} AND ${AFTER} ${ORDER} LIMIT $6
            ) AS w`,
-          [...after.slice(0, 3), ...pattern, ORDERED_WINDOW],
+          [
+            ...boundsOf(rows.length === 0 ? input.after : positionOf(rows.at(-1)!)),
+            ...pattern,
+            ORDERED_WINDOW,
+          ],
         );
-        const hits = candidatesOf(window);
-        if (hits.length >= input.limit) {
-          // A full batch: the next one starts right after its last candidate.
-          const candidates = hits.slice(0, input.limit);
-          return { candidates, last: candidates.at(-1)!, exhausted: false };
-        }
-        const end = window.at(-1);
-        // The end of the list, or a common query: the walk goes on after this window.
-        if (window.length < ORDERED_WINDOW || hits.length >= WALK_MIN_HITS) {
-          return {
-            candidates: hits,
-            last: end ? positionOf(end) : null,
-            exhausted: window.length < ORDERED_WINDOW,
-          };
-        }
+        rows.push(...windowRows(read));
+        const step = walkStep(rows, read.length === ORDERED_WINDOW, input.limit);
+        if (step === "index") break;
+        if (step !== "next") return step;
       }
-      if (usesTrigrams(input.query)) {
-        // Materialized first, so the trigram index finds the matches wherever they are.
-        rows = await ctx.rows<Row>(
-          "",
-          `WITH hits AS MATERIALIZED (
-             SELECT thread_id, seq, message_id, role, text FROM message_search
-             WHERE folded LIKE $5 AND ($6::text IS NULL OR strpos(text, $6) > 0)
-           )
-           SELECT ${COLUMNS} FROM hits s JOIN threads t ON t.id = s.thread_id
-           WHERE ${SEARCHABLE_MESSAGES} AND ${AFTER} ${ORDER} LIMIT $4`,
-          [...after, ...pattern],
-        );
-      } else {
-        rows = await ctx.rows<Row>(
-          "crossThreadNextMessages",
-          `SELECT ${COLUMNS} FROM threads t JOIN message_search s ON s.thread_id = t.id
-           WHERE ${SEARCHABLE_MESSAGES} AND ${AFTER} ${ORDER} LIMIT $4`,
-          after,
-        );
-      }
-      return result(rows, input.limit);
+      // The trigram index, as on SQLite: the matching rows (materialized first, so the index
+      // finds them wherever they are), then only the threads that can hold the batch (each
+      // holds a match, so `limit + 1` of them from the cursor's thread on do), in list order;
+      // the sort and the path check are for those alone. A row off the path comes back without
+      // text: not a candidate, but read.
+      const found = await ctx.rows<Row>(
+        "",
+        `WITH hit AS MATERIALIZED (
+           SELECT thread_id, seq, message_id, role, text FROM message_search
+           WHERE folded LIKE $4 AND ($5::text IS NULL OR strpos(text, $5) > 0)
+         ), th AS MATERIALIZED (
+           SELECT t.id, t.updated_at FROM threads t
+           WHERE t.id IN (SELECT thread_id FROM hit) AND t.deleted_at IS NULL
+             AND t.message_count > 0 AND t.updated_at <= $1 AND (t.updated_at < $1 OR t.id >= $2)
+           ORDER BY t.updated_at DESC, t.id LIMIT $6 + 1
+         )
+         SELECT s.seq AS key, s.message_id AS "messageId", s.role, t.id AS "threadId",
+           t.updated_at AS "threadUpdatedAt",
+           CASE WHEN EXISTS (SELECT 1 FROM messages m WHERE m.id = s.message_id AND m.on_path = 1)
+             THEN s.text END AS text
+         FROM th t JOIN hit s ON s.thread_id = t.id
+         WHERE ${AFTER} ${ORDER} LIMIT $6`,
+        [...boundsOf(input.after), ...pattern, input.limit],
+      );
+      return rowsResult(windowRows(found), input.limit);
     },
   };
 }

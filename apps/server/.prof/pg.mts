@@ -1,0 +1,13 @@
+import Database from "better-sqlite3";
+import { writeFileSync } from "node:fs";
+import { startPostgresCluster } from "../src/testing/postgresCluster.ts";
+import { importSqliteIntoPostgres } from "../src/storage/postgres/importSqlite.ts";
+const cluster = await startPostgresCluster();
+const url = await cluster.createDatabase("prof");
+const s = performance.now();
+const db = new Database("/tmp/w31prof/data/chat.sqlite", { readonly: true });
+await importSqliteIntoPostgres(db, url);
+console.log("imported", ((performance.now() - s) / 1000).toFixed(1), "s", url);
+writeFileSync("/tmp/w31prof/pgurl", url);
+process.on("SIGTERM", () => { cluster.stop(); process.exit(0); });
+setTimeout(() => { cluster.stop(); process.exit(0); }, 60 * 60 * 1000);
