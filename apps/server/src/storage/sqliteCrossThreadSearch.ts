@@ -1,6 +1,8 @@
 /**
- * Search all threads on SQLite (issue 31), on the find-in-thread index (`sqliteSearch.ts`): the
- * trigram FTS table finds candidates of a query of three or more characters in every thread; a
+ * Search all threads on SQLite (issue 31), on the find-in-thread index (`sqliteSearch.ts`). A
+ * query of three or more characters walks the rows in list order a window at a time with an
+ * exact filter, and asks the trigram FTS table only when a batch's windows hold too few matches
+ * (the steps: `walkStep` in `searchText.ts`, the rules: "Search all threads" in the README); a
  * shorter query reads the next messages in order, newest thread first (the caller caps how
  * many). Order: thread `updated_at` descending, thread id, then the message's row id (thread
  * order), the same keyset the cursor carries.

@@ -1,9 +1,10 @@
 /**
- * Search all threads on PostgreSQL (issue 31), on the find-in-thread index (`pgSearch.ts`): the
- * `pg_trgm` index finds candidates of a query of three or more characters in every thread; a
- * shorter one reads the next messages in order, newest thread first (the caller caps how many).
- * Order and cursor as on SQLite (`../sqliteCrossThreadSearch.ts`): thread `updated_at`
- * descending, thread id, then the message's `seq`.
+ * Search all threads on PostgreSQL (issue 31), on the find-in-thread index (`pgSearch.ts`), as
+ * on SQLite (`../sqliteCrossThreadSearch.ts`): a query of three or more characters walks the
+ * rows in list order a window at a time with an exact filter on the stored fold, and asks the
+ * `pg_trgm` index only when a batch's windows hold too few matches; a shorter one reads the next
+ * messages in order, newest thread first (the caller caps how many). Order and cursor as on
+ * SQLite: thread `updated_at` descending, thread id, then the message's `seq`.
  *
  * Which messages take part is said once, in {@link SEARCHABLE_MESSAGES}: a rule such as "only
  * the versions on the thread's path" is one predicate added there.
