@@ -195,6 +195,27 @@ const FOLDS_FROM_NON_ASCII = /[iks]/i;
 const ASCII = /^[\u0000-\u007f]*$/;
 
 /**
+ * A SQLite `LIKE` pattern (ASCII case-insensitive, `\` as the escape character) that every text
+ * whose case fold contains `folded` (a folded query) matches: a letter that another code point
+ * folds into becomes `_` (U+017F LONG S, U+212A KELVIN SIGN, U+0131 DOTLESS I: one character
+ * each) and a non-ASCII code point `%` (any run). A superset: the exact check comes after it.
+ */
+export function likeFoldSuperset(folded: string): string {
+  let pattern = "%";
+  let anyRun = true;
+  for (const char of folded) {
+    if (!ASCII.test(char)) {
+      if (!anyRun) pattern += "%";
+      anyRun = true;
+      continue;
+    }
+    anyRun = false;
+    pattern += FOLDS_FROM_NON_ASCII.test(char) ? "_" : char.replace(/[\\%_]/g, (c) => `\\${c}`);
+  }
+  return anyRun ? pattern : `${pattern}%`;
+}
+
+/**
  * How SQLite narrows a short (non-trigram) query to candidates with plain SQL: `instr` when
  * matching case (exact), `LIKE` (ASCII case-insensitive) when every text that folds to the
  * query is caught by it, else nothing (every indexed text of the thread is checked).

@@ -20,6 +20,7 @@ import {
   foldedSearchText,
   ftsQuery,
   likeContains,
+  likeFoldSuperset,
   NEWEST_THREAD_BOUND,
   ORDERED_WINDOW,
   positionOf,
@@ -32,11 +33,15 @@ import {
 
 /**
  * Which messages cross-thread search reads, as a predicate over `s` (`message_search`) and `t`
- * (its thread, joined on `t.id = s.thread_id`): those of listed, undeleted threads. A message
- * still streaming (NULL text) is read but never a candidate.
+ * (its thread, joined on `t.id = s.thread_id`): those of listed, undeleted threads on their
+ * thread's path. A message still streaming (NULL text) is read but never a candidate. It is
+ * {@link SEARCHABLE_THREAD} and {@link SEARCHABLE_ROW}: the walk and the trigram path check the
+ * second only for the rows that contain the query (a row left out is read, not a candidate).
  */
-export const SEARCHABLE_MESSAGES = `t.deleted_at IS NULL AND t.message_count > 0
-  AND EXISTS (SELECT 1 FROM messages m WHERE m.id = s.message_id AND m.on_path = 1)`;
+export const SEARCHABLE_THREAD = "t.deleted_at IS NULL AND t.message_count > 0";
+export const SEARCHABLE_ROW =
+  "EXISTS (SELECT 1 FROM messages m WHERE m.id = s.message_id AND m.on_path = 1)";
+export const SEARCHABLE_MESSAGES = `${SEARCHABLE_THREAD} AND ${SEARCHABLE_ROW}`;
 
 const COLUMNS = `s.id AS key, s.message_id AS messageId, s.role, s.text, t.id AS threadId,
   t.updated_at AS threadUpdatedAt`;
@@ -72,7 +77,7 @@ export function sqliteCrossThreadSearch(
        WHERE message_search_fts MATCH @phrase
      ), th AS MATERIALIZED (
        SELECT t.id AS id, t.updated_at AS updated_at FROM threads t
-       WHERE t.id IN (SELECT threadId FROM hit) AND t.deleted_at IS NULL AND t.message_count > 0
+       WHERE t.id IN (SELECT threadId FROM hit) AND ${SEARCHABLE_THREAD}
          AND t.updated_at <= @updatedAt AND (t.updated_at < @updatedAt OR t.id >= @threadId)
        ORDER BY t.updated_at DESC, t.id LIMIT @limit + 1
      ), top AS MATERIALIZED (
@@ -82,8 +87,7 @@ export function sqliteCrossThreadSearch(
        ORDER BY t.updated_at DESC, t.id, h.id LIMIT @limit
      )
      SELECT top.key, s.message_id AS messageId, s.role, top.threadId, top.threadUpdatedAt,
-       CASE WHEN EXISTS (SELECT 1 FROM messages m WHERE m.id = s.message_id AND m.on_path = 1)
-         THEN s.text END AS text
+       CASE WHEN ${SEARCHABLE_ROW} THEN s.text END AS text
      FROM top JOIN message_search s ON s.id = top.key
      ORDER BY top.threadUpdatedAt DESC, top.threadId, top.key`,
   );
@@ -96,16 +100,21 @@ export function sqliteCrossThreadSearch(
   // A common query is found by walking the rows in list order, a window at a time, with an
   // exact filter (the text comes back only for a row that contains the query); the trigram
   // index would find every match in every thread and sort them all.
+  // The path is checked for a row that contains the query alone.
   const windowed = (filter: string) =>
     db.prepare(
-      `SELECT key, messageId, role, threadId, threadUpdatedAt,
-         CASE WHEN w.text IS NOT NULL AND ${filter} THEN w.text END AS text
-       FROM (${NEXT} LIMIT @window) AS w`,
+      `SELECT s.id AS key, s.message_id AS messageId, s.role, t.id AS threadId,
+         t.updated_at AS threadUpdatedAt,
+         CASE WHEN s.text IS NOT NULL AND ${filter} AND ${SEARCHABLE_ROW} THEN s.text END AS text
+       FROM threads t INDEXED BY threads_listed JOIN message_search s ON s.thread_id = t.id
+       WHERE ${SEARCHABLE_THREAD} AND ${AFTER}
+       ${ORDER} LIMIT @window`,
     );
   const window = {
-    instr: windowed("instr(w.text, @query) > 0"),
-    like: windowed("w.text LIKE @like ESCAPE '\\'"),
-    fold: windowed(`${FOLD_CONTAINS}(w.text, @folded) = 1`),
+    instr: windowed("instr(s.text, @query) > 0"),
+    like: windowed("s.text LIKE @like ESCAPE '\\'"),
+    // The fold in JS only for the rows a superset `LIKE` lets through.
+    fold: windowed(`s.text LIKE @superset ESCAPE '\\' AND ${FOLD_CONTAINS}(s.text, @folded) = 1`),
   };
   const boundsOf = (after: CrossThreadCursor | null) => ({
     updatedAt: after?.threadUpdatedAt ?? NEWEST_THREAD_BOUND,
@@ -122,6 +131,8 @@ export function sqliteCrossThreadSearch(
       // query's letters, else the fold itself: every one exact, so a window's hits are matches
       // of the substring (whole word and ranges are the caller's).
       const filter = window[shortQueryPrefilter(input.query, input.caseSensitive) ?? "fold"];
+      const folded = foldedSearchText(input.query);
+      const superset = likeFoldSuperset(folded);
       const rows: WindowRow[] = [];
       for (;;) {
         const read = filter.all({
@@ -129,7 +140,8 @@ export function sqliteCrossThreadSearch(
           window: ORDERED_WINDOW,
           query: input.query,
           like: likeContains(input.query),
-          folded: foldedSearchText(input.query),
+          folded,
+          superset,
         }) as WindowRow[];
         rows.push(...read);
         const step = walkStep(rows, read.length === ORDERED_WINDOW, input.limit);

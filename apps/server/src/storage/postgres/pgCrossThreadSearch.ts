@@ -28,10 +28,15 @@ import type { PgContext } from "./pgRun.ts";
 
 /**
  * Which messages cross-thread search reads, as a predicate over `s` (`message_search`) and `t`
- * (its thread, joined on `t.id = s.thread_id`): those of listed, undeleted threads.
+ * (its thread, joined on `t.id = s.thread_id`): those of listed, undeleted threads on their
+ * thread's path. It is {@link SEARCHABLE_THREAD} and {@link SEARCHABLE_ROW}: the walk and the
+ * trigram path check the second only for the rows that contain the query (a row left out is
+ * read, not a candidate).
  */
-export const SEARCHABLE_MESSAGES = `t.deleted_at IS NULL AND t.message_count > 0
-  AND EXISTS (SELECT 1 FROM messages m WHERE m.id = s.message_id AND m.on_path = 1)`;
+export const SEARCHABLE_THREAD = "t.deleted_at IS NULL AND t.message_count > 0";
+export const SEARCHABLE_ROW =
+  "EXISTS (SELECT 1 FROM messages m WHERE m.id = s.message_id AND m.on_path = 1)";
+export const SEARCHABLE_MESSAGES = `${SEARCHABLE_THREAD} AND ${SEARCHABLE_ROW}`;
 
 const COLUMNS = `s.seq AS key, s.message_id AS "messageId", s.role, s.text, t.id AS "threadId",
   t.updated_at AS "threadUpdatedAt"`;
@@ -76,13 +81,12 @@ export function pgCrossThreadSearch(ctx: PgContext): Pick<ChatQueries, "searchAl
       for (;;) {
         const read = await ctx.rows<Row>(
           "",
-          `SELECT key, "messageId", role, "threadId", "threadUpdatedAt",
-             CASE WHEN w.folded LIKE $4 AND ($5::text IS NULL OR strpos(w.text, $5) > 0)
-               THEN w.text END AS text
-           FROM (
-             SELECT ${COLUMNS}, s.folded FROM threads t JOIN message_search s ON s.thread_id = t.id
-             WHERE ${SEARCHABLE_MESSAGES} AND ${AFTER} ${ORDER} LIMIT $6
-           ) AS w`,
+          `SELECT s.seq AS key, s.message_id AS "messageId", s.role, t.id AS "threadId",
+             t.updated_at AS "threadUpdatedAt",
+             CASE WHEN s.folded LIKE $4 AND ($5::text IS NULL OR strpos(s.text, $5) > 0)
+               AND ${SEARCHABLE_ROW} THEN s.text END AS text
+           FROM threads t JOIN message_search s ON s.thread_id = t.id
+           WHERE ${SEARCHABLE_THREAD} AND ${AFTER} ${ORDER} LIMIT $6`,
           [
             ...boundsOf(rows.length === 0 ? input.after : positionOf(rows.at(-1)!)),
             ...pattern,
@@ -106,14 +110,13 @@ export function pgCrossThreadSearch(ctx: PgContext): Pick<ChatQueries, "searchAl
            WHERE folded LIKE $4 AND ($5::text IS NULL OR strpos(text, $5) > 0)
          ), th AS MATERIALIZED (
            SELECT t.id, t.updated_at FROM threads t
-           WHERE t.id IN (SELECT thread_id FROM hit) AND t.deleted_at IS NULL
-             AND t.message_count > 0 AND t.updated_at <= $1 AND (t.updated_at < $1 OR t.id >= $2)
+           WHERE t.id IN (SELECT thread_id FROM hit) AND ${SEARCHABLE_THREAD}
+             AND t.updated_at <= $1 AND (t.updated_at < $1 OR t.id >= $2)
            ORDER BY t.updated_at DESC, t.id LIMIT $6 + 1
          )
          SELECT s.seq AS key, s.message_id AS "messageId", s.role, t.id AS "threadId",
            t.updated_at AS "threadUpdatedAt",
-           CASE WHEN EXISTS (SELECT 1 FROM messages m WHERE m.id = s.message_id AND m.on_path = 1)
-             THEN s.text END AS text
+           CASE WHEN ${SEARCHABLE_ROW} THEN s.text END AS text
          FROM th t JOIN hit s ON s.thread_id = t.id
          WHERE ${AFTER} ${ORDER} LIMIT $6`,
         [...boundsOf(input.after), ...pattern, input.limit],
