@@ -80,6 +80,13 @@ export interface CrossThreadCandidates {
  */
 export const ORDERED_WINDOW = 1000;
 
+/**
+ * SQLite asks the trigram index first when it holds fewer matching rows than this (a rare query:
+ * finding and sorting them all is cheaper than walking to them); FTS5 counts them up to the
+ * bound and stops, in well under a millisecond.
+ */
+export const INDEX_FIRST_BELOW = 1000;
+
 /** Windows one batch walks at most before it asks the trigram index instead. */
 export const WALK_WINDOWS = 2;
 

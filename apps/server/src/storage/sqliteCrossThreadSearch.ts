@@ -19,6 +19,7 @@ import {
   type CrossThreadCursor,
   foldedSearchText,
   ftsQuery,
+  INDEX_FIRST_BELOW,
   likeContains,
   likeFoldSuperset,
   NEWEST_THREAD_BOUND,
@@ -91,6 +92,11 @@ export function sqliteCrossThreadSearch(
      FROM top JOIN message_search s ON s.id = top.key
      ORDER BY top.threadUpdatedAt DESC, top.threadId, top.key`,
   );
+  const indexed = db.prepare(
+    `SELECT count(*) AS count FROM (
+       SELECT rowid FROM message_search_fts WHERE message_search_fts MATCH @phrase LIMIT @bound
+     )`,
+  );
   // Threads in list order (their index), each thread's rows in order: no sort.
   const NEXT = `SELECT ${COLUMNS} FROM threads t INDEXED BY threads_listed
        JOIN message_search s ON s.thread_id = t.id
@@ -133,6 +139,12 @@ export function sqliteCrossThreadSearch(
       const filter = window[shortQueryPrefilter(input.query, input.caseSensitive) ?? "fold"];
       const folded = foldedSearchText(input.query);
       const superset = likeFoldSuperset(folded);
+      const phrase = ftsQuery(folded);
+      const trigramRows = () =>
+        rowsResult(trigram.all({ ...params, phrase }) as WindowRow[], input.limit);
+      // A rare query: its few matches, found and sorted, cost less than any walk.
+      const { count } = indexed.get({ phrase, bound: INDEX_FIRST_BELOW }) as { count: number };
+      if (count < INDEX_FIRST_BELOW) return trigramRows();
       const rows: WindowRow[] = [];
       for (;;) {
         const read = filter.all({
@@ -148,8 +160,7 @@ export function sqliteCrossThreadSearch(
         if (step === "index") break;
         if (step !== "next") return step;
       }
-      const phrase = ftsQuery(foldedSearchText(input.query));
-      return rowsResult(trigram.all({ ...params, phrase }) as WindowRow[], input.limit);
+      return trigramRows();
     },
   };
 }

@@ -9,7 +9,7 @@ import { ThreadEventLog } from "../domain/events.ts";
 import { ThreadLifecycle } from "../domain/threadLifecycle.ts";
 import { makeTempDir, openTestStore, removeDir } from "../testing/harness.ts";
 import type { ChatStore } from "./chatStore.ts";
-import { ORDERED_WINDOW, WALK_WINDOWS } from "./searchText.ts";
+import { INDEX_FIRST_BELOW, ORDERED_WINDOW, WALK_WINDOWS } from "./searchText.ts";
 import { StorageUnavailableError } from "./storageErrors.ts";
 
 let dir: string;
@@ -313,11 +313,16 @@ describe("search all threads", () => {
         expected.push({ id: `${id}/${ids[2 * i + 1]}`, text: answer });
       });
     };
-    // First, more substring matches than a batch that are not whole words.
+    // First, more substring matches than a batch that are not whole words, and enough matches
+    // in all that SQLite does not ask the trigram index first (a rare query).
     await add(
       "walk-dense-notesy",
       -1,
-      Array.from({ length: 60 }, (_, n) => [`${variants[3]} ${n}`, `${variants[3]}!`]),
+      Array.from({ length: INDEX_FIRST_BELOW / 2 + 20 }, (_, n) => [
+        `${variants[3]} ${n}`,
+        // A few whole words among them, far past the first batch.
+        n % 100 === 70 ? `${variants[0]}!` : `${variants[3]}!`,
+      ]),
     );
     for (let t = 0; t < 10; t++) {
       await add(
