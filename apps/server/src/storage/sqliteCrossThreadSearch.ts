@@ -66,7 +66,7 @@ export function sqliteCrossThreadSearch(
       ? 1
       : 0,
   );
-  // The trigram index, for a query the walk found too few matches of: the matching rows and
+  // The trigram index, for a rare query or one the walk found too few matches of: the matching rows and
   // their threads first (no text), then only the threads that can hold the batch (each holds a
   // match, so `@limit + 1` of them from the cursor's thread on do), in list order; the sort
   // and the texts (with the path check) are for those alone. A row off the path comes back
@@ -105,8 +105,8 @@ export function sqliteCrossThreadSearch(
   const next = db.prepare(`${NEXT} LIMIT @limit`);
   // A common query is found by walking the rows in list order, a window at a time, with an
   // exact filter (the text comes back only for a row that contains the query); the trigram
-  // index would find every match in every thread and sort them all.
-  // The path is checked for a row that contains the query alone.
+  // index would find every match in every thread and sort them all. The path is checked for
+  // a row that contains the query alone.
   const windowed = (filter: string) =>
     db.prepare(
       `SELECT s.id AS key, s.message_id AS messageId, s.role, t.id AS threadId,
