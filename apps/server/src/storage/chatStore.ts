@@ -285,9 +285,10 @@ export interface ChatQueries {
   searchCandidates(input: SearchCandidateQuery): Promise<SearchCandidate[]>;
   /**
    * Search all threads (issue 31): candidates from every listed thread, newest thread first,
-   * in thread order within each, after `after`. A query of three or more characters goes
-   * through the trigram index (up to `limit` candidates that may match); a shorter one reads
-   * the next `limit` messages in that order, whatever they hold (the caller checks each).
+   * in thread order within each, after `after`. A query of three or more characters gets up to
+   * `limit` candidates that may match, walked to in list order or found through the trigram
+   * index (storage README, "Search all threads"); a shorter one reads the next `limit`
+   * messages in that order, whatever they hold (the caller checks each).
    */
   searchAllCandidates(input: CrossThreadCandidateQuery): Promise<CrossThreadCandidates>;
   /**

@@ -73,6 +73,73 @@ export interface CrossThreadCandidates {
   exhausted: boolean;
 }
 
+/**
+ * Search all threads walks the list (newest thread first) this many rows at a time with an
+ * exact SQL filter, for a query of three or more characters; the rows are read in index order,
+ * no sort.
+ */
+export const ORDERED_WINDOW = 1000;
+
+/**
+ * SQLite asks the trigram index first when it holds fewer matching rows than this (a rare query:
+ * finding and sorting them all is cheaper than walking to them); FTS5 counts them up to the
+ * bound and stops, in well under a millisecond.
+ */
+export const INDEX_FIRST_BELOW = 1000;
+
+/** Windows one batch walks at most before it asks the trigram index instead. */
+export const WALK_WINDOWS = 2;
+
+/**
+ * Matches the walk must find in a batch's windows to hand them over and go on walking (a query
+ * that common has too many matches for the trigram index to find them all and sort them);
+ * with fewer, the trigram index finds the batch wherever its matches are.
+ */
+export const WALK_MIN_HITS = 10;
+
+/** A row of a window: its place in the order, with its text only when it holds the query. */
+export type WindowRow = Omit<CrossThreadCandidate, "text"> & { text: string | null };
+
+/** The place of a row in the order, as a cursor. */
+export function positionOf(row: WindowRow): CrossThreadCursor {
+  return { threadUpdatedAt: row.threadUpdatedAt, threadId: row.threadId, key: row.key };
+}
+
+/**
+ * What a batch of the walk does after its windows so far (`rows`: every row they read, in
+ * order; `lastWindowFull`: the last one read {@link ORDERED_WINDOW} rows): a result, `"next"`
+ * (read the window after the last row) or `"index"` (too few matches: ask the trigram index
+ * from where the batch began).
+ */
+export function walkStep(
+  rows: readonly WindowRow[],
+  lastWindowFull: boolean,
+  limit: number,
+): CrossThreadCandidates | "next" | "index" {
+  const hits = rows.filter((row): row is CrossThreadCandidate => row.text !== null);
+  if (hits.length >= limit) {
+    // A full batch: the next one starts right after its last candidate.
+    const candidates = hits.slice(0, limit);
+    return { candidates, last: positionOf(candidates.at(-1)!), exhausted: false };
+  }
+  const end = rows.at(-1);
+  // The end of the list, or a common query: the walk goes on after the last row read.
+  if (!lastWindowFull || hits.length >= WALK_MIN_HITS) {
+    return { candidates: hits, last: end ? positionOf(end) : null, exhausted: !lastWindowFull };
+  }
+  return rows.length < ORDERED_WINDOW * WALK_WINDOWS ? "next" : "index";
+}
+
+/** Rows read in order (candidates are those with a text), and where they end. */
+export function rowsResult(rows: readonly WindowRow[], limit: number): CrossThreadCandidates {
+  const last = rows.at(-1);
+  return {
+    candidates: rows.filter((row): row is CrossThreadCandidate => row.text !== null),
+    last: last ? positionOf(last) : null,
+    exhausted: rows.length < limit,
+  };
+}
+
 /** Sorts after every ISO timestamp: a cursor before the newest thread. */
 export const NEWEST_THREAD_BOUND = "\uffff";
 
@@ -133,6 +200,27 @@ export function ftsQuery(text: string): string {
 // "s", U+0131 DOTLESS I to "i"): SQLite's ASCII-only LIKE would miss those texts.
 const FOLDS_FROM_NON_ASCII = /[iks]/i;
 const ASCII = /^[\u0000-\u007f]*$/;
+
+/**
+ * A SQLite `LIKE` pattern (ASCII case-insensitive, `\` as the escape character) that every text
+ * whose case fold contains `folded` (a folded query) matches: a letter that another code point
+ * folds into becomes `_` (U+017F LONG S, U+212A KELVIN SIGN, U+0131 DOTLESS I: one character
+ * each) and a non-ASCII code point `%` (any run). A superset: the exact check comes after it.
+ */
+export function likeFoldSuperset(folded: string): string {
+  let pattern = "%";
+  let anyRun = true;
+  for (const char of folded) {
+    if (!ASCII.test(char)) {
+      if (!anyRun) pattern += "%";
+      anyRun = true;
+      continue;
+    }
+    anyRun = false;
+    pattern += FOLDS_FROM_NON_ASCII.test(char) ? "_" : char.replace(/[\\%_]/g, (c) => `\\${c}`);
+  }
+  return anyRun ? pattern : `${pattern}%`;
+}
 
 /**
  * How SQLite narrows a short (non-trigram) query to candidates with plain SQL: `instr` when

@@ -9,6 +9,7 @@ import { ThreadEventLog } from "../domain/events.ts";
 import { ThreadLifecycle } from "../domain/threadLifecycle.ts";
 import { makeTempDir, openTestStore, removeDir } from "../testing/harness.ts";
 import type { ChatStore } from "./chatStore.ts";
+import { INDEX_FIRST_BELOW, ORDERED_WINDOW, WALK_WINDOWS } from "./searchText.ts";
 import { StorageUnavailableError } from "./storageErrors.ts";
 
 let dir: string;
@@ -291,6 +292,93 @@ describe("search all threads", () => {
     expect(await hit("🦊 fox")).toHaveLength(1);
     expect(await hit("straß", true)).toHaveLength(0);
     expect(await hit("straße", true)).toHaveLength(1);
+  });
+
+  it("walks common matches window by window, then finds the rare rest through the index: exact, in order, paged", async () => {
+    // Newest first: 10 threads dense with matches (a full batch inside one window), one of
+    // them deleted; then more than a window of rows without one; then 3 threads with one each
+    // (found through the trigram index once a window has too few matches).
+    const variants = [
+      "the shared notes",
+      "the \u017fhared notes", // LONG S folds to "s": found only by the case fold
+      "THE SHARED NOTES",
+      "the shared notesy", // not a whole word
+    ];
+    const at = (second: number) => new Date(Date.UTC(2031, 0, 1) - second * 1000).toISOString();
+    const expected: { id: string; text: string }[] = [];
+    const add = async (id: string, second: number, pairs: [string, string][]) => {
+      const ids = await thread(id, at(second), pairs);
+      pairs.forEach(([prompt, answer], i) => {
+        expected.push({ id: `${id}/${ids[2 * i]}`, text: prompt });
+        expected.push({ id: `${id}/${ids[2 * i + 1]}`, text: answer });
+      });
+    };
+    // First, more substring matches than a batch that are not whole words, and enough matches
+    // in all that SQLite does not ask the trigram index first (a rare query).
+    await add(
+      "walk-dense-notesy",
+      -1,
+      Array.from({ length: INDEX_FIRST_BELOW / 2 + 20 }, (_, n) => [
+        `${variants[3]} ${n}`,
+        // A few whole words among them, far past the first batch.
+        n % 100 === 70 ? `${variants[0]}!` : `${variants[3]}!`,
+      ]),
+    );
+    for (let t = 0; t < 10; t++) {
+      await add(
+        `walk-dense-${t}`,
+        t,
+        Array.from({ length: 20 }, (_, n) => [
+          `plain prompt ${n}`,
+          `${variants[(t + n) % 4]} ${n}`,
+        ]),
+      );
+    }
+    await store.setThreadDeleted({ id: "walk-dense-3", deletedAt: at(3) });
+    // More rows without a match than a batch walks, after the last window that had some.
+    const fillerThreads = Math.ceil((ORDERED_WINDOW * (WALK_WINDOWS + 1) + 200) / 40);
+    for (let t = 0; t < fillerThreads; t++) {
+      await thread(
+        `walk-filler-${t}`,
+        at(10 + t),
+        Array.from({ length: 20 }, (_, n) => [`filler ${n}`, `nothing to see ${n}`]),
+      );
+    }
+    for (let t = 0; t < 3; t++) {
+      await add(`walk-sparse-${t}`, 10 + fillerThreads + t, [
+        ["nothing", "nothing"],
+        ["and then", `${variants[t]} at last`],
+      ]);
+    }
+    const search = async (caseSensitive: boolean, wholeWord: boolean) => {
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      for (;;) {
+        const page = await searchAllThreads(store, {
+          query: caseSensitive ? "shared notes" : "Shared Notes",
+          caseSensitive,
+          wholeWord,
+          ...(cursor === undefined ? {} : { cursor }),
+        });
+        expect(page.limited).toBeNull();
+        for (const group of page.groups) {
+          for (const match of group.matches) seen.push(`${group.thread.id}/${match.messageId}`);
+        }
+        if (page.nextCursor === null) return seen.filter((id) => id.startsWith("walk-"));
+        cursor = page.nextCursor;
+      }
+    };
+    const listed = expected.filter(({ id }) => !id.startsWith("walk-dense-3/"));
+    const ids = (keep: (text: string) => boolean) =>
+      listed.filter(({ text }) => keep(text)).map(({ id }) => id);
+    expect(await search(false, false)).toEqual(ids((text) => /notes/i.test(text)));
+    expect(await search(false, true)).toEqual(
+      ids((text) => /notes/i.test(text) && !text.includes("notesy")),
+    );
+    expect(await search(true, false)).toEqual(ids((text) => text.includes("the shared notes")));
+    expect(await search(true, true)).toEqual(
+      ids((text) => text.includes("the shared notes") && !text.includes("notesy")),
+    );
   });
 
   it("caps a one- or two-character query and says so", async () => {

@@ -1,9 +1,10 @@
 /**
- * Search all threads on PostgreSQL (issue 31), on the find-in-thread index (`pgSearch.ts`): the
- * `pg_trgm` index finds candidates of a query of three or more characters in every thread; a
- * shorter one reads the next messages in order, newest thread first (the caller caps how many).
- * Order and cursor as on SQLite (`../sqliteCrossThreadSearch.ts`): thread `updated_at`
- * descending, thread id, then the message's `seq`.
+ * Search all threads on PostgreSQL (issue 31), on the find-in-thread index (`pgSearch.ts`), as
+ * on SQLite (`../sqliteCrossThreadSearch.ts`): a query of three or more characters walks the
+ * rows in list order a window at a time with an exact filter on the stored fold, and asks the
+ * `pg_trgm` index only when a batch's windows hold too few matches; a shorter one reads the next
+ * messages in order, newest thread first (the caller caps how many). Order and cursor as on
+ * SQLite: thread `updated_at` descending, thread id, then the message's `seq`.
  *
  * Which messages take part is said once, in {@link SEARCHABLE_MESSAGES}: a rule such as "only
  * the versions on the thread's path" is one predicate added there.
@@ -12,107 +13,115 @@ import type { ChatQueries } from "../chatStore.ts";
 import {
   type CrossThreadCandidateQuery,
   type CrossThreadCandidates,
+  type CrossThreadCursor,
   foldedSearchText,
   likeContains,
   NEWEST_THREAD_BOUND,
+  ORDERED_WINDOW,
+  positionOf,
+  rowsResult,
   usesTrigrams,
+  type WindowRow,
+  walkStep,
 } from "../searchText.ts";
 import type { PgContext } from "./pgRun.ts";
 
 /**
  * Which messages cross-thread search reads, as a predicate over `s` (`message_search`) and `t`
- * (its thread, joined on `t.id = s.thread_id`): those of listed, undeleted threads.
+ * (its thread, joined on `t.id = s.thread_id`): those of listed, undeleted threads on their
+ * thread's path. It is {@link SEARCHABLE_THREAD} and {@link SEARCHABLE_ROW}: the walk and the
+ * trigram path check the second only for the rows that contain the query (a row left out is
+ * read, not a candidate).
  */
-export const SEARCHABLE_MESSAGES = `t.deleted_at IS NULL AND t.message_count > 0
-  AND EXISTS (SELECT 1 FROM messages m WHERE m.id = s.message_id AND m.on_path = 1)`;
+export const SEARCHABLE_THREAD = "t.deleted_at IS NULL AND t.message_count > 0";
+export const SEARCHABLE_ROW =
+  "EXISTS (SELECT 1 FROM messages m WHERE m.id = s.message_id AND m.on_path = 1)";
+export const SEARCHABLE_MESSAGES = `${SEARCHABLE_THREAD} AND ${SEARCHABLE_ROW}`;
 
 const COLUMNS = `s.seq AS key, s.message_id AS "messageId", s.role, s.text, t.id AS "threadId",
   t.updated_at AS "threadUpdatedAt"`;
-const AFTER = `(t.updated_at < $1 OR (t.updated_at = $1 AND (t.id > $2 OR (t.id = $2 AND s.seq > $3))))`;
+// The first bound is implied by the rest; said on its own, it is a range the index seeks to
+// (without it a page deep in the list read the index from the top).
+const AFTER = `t.updated_at <= $1 AND (t.updated_at < $1 OR (t.updated_at = $1 AND (t.id > $2 OR (t.id = $2 AND s.seq > $3))))`;
 const ORDER = "ORDER BY t.updated_at DESC, t.id, s.seq";
 
-type Row = {
-  key: string;
-  messageId: string;
-  role: "user" | "assistant";
-  text: string;
-  threadId: string;
-  threadUpdatedAt: string;
-};
+/** A row as PostgreSQL sends it (`seq` is a BIGINT, sent as a string). */
+type Row = Omit<WindowRow, "key"> & { key: string };
 
-/** Rows read in list order before a rarer query goes to the trigram index instead. */
-const ORDERED_WINDOW = 1000;
-
-function result(rows: Row[], limit: number): CrossThreadCandidates {
-  const candidates = rows.map(({ key, messageId, role, text, threadId, threadUpdatedAt }) => ({
-    key: Number(key),
-    messageId,
-    role,
-    text,
-    threadId,
-    threadUpdatedAt,
-  }));
-  const last = candidates.at(-1);
-  return {
-    candidates,
-    last: last
-      ? { threadUpdatedAt: last.threadUpdatedAt, threadId: last.threadId, key: last.key }
-      : null,
-    exhausted: rows.length < limit,
-  };
+function windowRows(rows: Row[]): WindowRow[] {
+  return rows.map((row) => ({ ...row, key: Number(row.key) }));
 }
 
 export function pgCrossThreadSearch(ctx: PgContext): Pick<ChatQueries, "searchAllCandidates"> {
+  const boundsOf = (after: CrossThreadCursor | null) => [
+    after?.threadUpdatedAt ?? NEWEST_THREAD_BOUND,
+    after?.threadId ?? "",
+    after?.key ?? 0,
+  ];
   return {
     async searchAllCandidates(input: CrossThreadCandidateQuery): Promise<CrossThreadCandidates> {
-      const after = [
-        input.after?.threadUpdatedAt ?? NEWEST_THREAD_BOUND,
-        input.after?.threadId ?? "",
-        input.after?.key ?? 0,
-        input.limit,
-      ];
-      let rows: Row[];
+      if (!usesTrigrams(input.query)) {
+        const rows = await ctx.rows<Row>(
+          "crossThreadNextMessages",
+          `SELECT ${COLUMNS} FROM threads t JOIN message_search s ON s.thread_id = t.id
+           WHERE ${SEARCHABLE_MESSAGES} AND ${AFTER} ${ORDER} LIMIT $4`,
+          [...boundsOf(input.after), input.limit],
+        );
+        return rowsResult(windowRows(rows), input.limit);
+      }
       const pattern = [
         likeContains(foldedSearchText(input.query)),
         input.caseSensitive ? input.query : null,
       ];
-      // A common query fills the batch from the next rows in list order (no sort); the trigram
-      // index would find every match in every thread and sort them all. Statements are
-      // unnamed: each is planned with its own pattern.
-      if (usesTrigrams(input.query)) {
-        const ordered = await ctx.rows<Row>(
+      // A common query is found by walking the rows in list order, a window at a time, with
+      // an exact filter on the fold (the text comes back only for a row that contains the
+      // query); the trigram index would find every match in every thread and sort them all.
+      // Statements are unnamed: each is planned with its own pattern.
+      const rows: WindowRow[] = [];
+      for (;;) {
+        const read = await ctx.rows<Row>(
           "",
-          `SELECT * FROM (
-             SELECT ${COLUMNS}, s.folded FROM threads t JOIN message_search s ON s.thread_id = t.id
-             WHERE ${SEARCHABLE_MESSAGES} AND ${AFTER} ${ORDER} LIMIT $7
-           ) AS w WHERE w.folded LIKE $5 AND ($6::text IS NULL OR strpos(w.text, $6) > 0)
-           LIMIT $4`,
-          [...after, ...pattern, ORDERED_WINDOW],
+          `SELECT s.seq AS key, s.message_id AS "messageId", s.role, t.id AS "threadId",
+             t.updated_at AS "threadUpdatedAt",
+             CASE WHEN s.folded LIKE $4 AND ($5::text IS NULL OR strpos(s.text, $5) > 0)
+               AND ${SEARCHABLE_ROW} THEN s.text END AS text
+           FROM threads t JOIN message_search s ON s.thread_id = t.id
+           WHERE ${SEARCHABLE_THREAD} AND ${AFTER} ${ORDER} LIMIT $6`,
+          [
+            ...boundsOf(rows.length === 0 ? input.after : positionOf(rows.at(-1)!)),
+            ...pattern,
+            ORDERED_WINDOW,
+          ],
         );
-        // Not exhausted (limit 0): more rows follow the window.
-        if (ordered.length >= input.limit) return result(ordered, 0);
+        rows.push(...windowRows(read));
+        const step = walkStep(rows, read.length === ORDERED_WINDOW, input.limit);
+        if (step === "index") break;
+        if (step !== "next") return step;
       }
-      if (usesTrigrams(input.query)) {
-        // Materialized first, so the trigram index finds the matches wherever they are.
-        rows = await ctx.rows<Row>(
-          "",
-          `WITH hits AS MATERIALIZED (
-             SELECT thread_id, seq, message_id, role, text FROM message_search
-             WHERE folded LIKE $5 AND ($6::text IS NULL OR strpos(text, $6) > 0)
-           )
-           SELECT ${COLUMNS} FROM hits s JOIN threads t ON t.id = s.thread_id
-           WHERE ${SEARCHABLE_MESSAGES} AND ${AFTER} ${ORDER} LIMIT $4`,
-          [...after, ...pattern],
-        );
-      } else {
-        rows = await ctx.rows<Row>(
-          "crossThreadNextMessages",
-          `SELECT ${COLUMNS} FROM threads t JOIN message_search s ON s.thread_id = t.id
-           WHERE ${SEARCHABLE_MESSAGES} AND ${AFTER} ${ORDER} LIMIT $4`,
-          after,
-        );
-      }
-      return result(rows, input.limit);
+      // The trigram index, as on SQLite: the matching rows (materialized first, so the index
+      // finds them wherever they are), then only the threads that can hold the batch (each
+      // holds a match, so `limit + 1` of them from the cursor's thread on do), in list order;
+      // the sort and the path check are for those alone. A row off the path comes back without
+      // text: not a candidate, but read.
+      const found = await ctx.rows<Row>(
+        "",
+        `WITH hit AS MATERIALIZED (
+           SELECT thread_id, seq, message_id, role, text FROM message_search
+           WHERE folded LIKE $4 AND ($5::text IS NULL OR strpos(text, $5) > 0)
+         ), th AS MATERIALIZED (
+           SELECT t.id, t.updated_at FROM threads t
+           WHERE t.id IN (SELECT thread_id FROM hit) AND ${SEARCHABLE_THREAD}
+             AND t.updated_at <= $1 AND (t.updated_at < $1 OR t.id >= $2)
+           ORDER BY t.updated_at DESC, t.id LIMIT $6 + 1
+         )
+         SELECT s.seq AS key, s.message_id AS "messageId", s.role, t.id AS "threadId",
+           t.updated_at AS "threadUpdatedAt",
+           CASE WHEN ${SEARCHABLE_ROW} THEN s.text END AS text
+         FROM th t JOIN hit s ON s.thread_id = t.id
+         WHERE ${AFTER} ${ORDER} LIMIT $6`,
+        [...boundsOf(input.after), ...pattern, input.limit],
+      );
+      return rowsResult(windowRows(found), input.limit);
     },
   };
 }

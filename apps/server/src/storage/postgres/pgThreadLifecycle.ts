@@ -46,7 +46,9 @@ export function pgThreadLifecycleQueries(ctx: PgContext): PgThreadLifecycleQueri
         "listThreadsPage",
         `SELECT ${THREAD_COLUMNS} FROM threads
          WHERE message_count > 0 AND deleted_at IS NULL
-           AND (updated_at < $1 OR (updated_at = $1 AND id > $2))
+           -- The first bound is implied by the second: a range the index seeks to, where the
+           -- OR alone read the index from the top (a deep page cost its depth).
+           AND updated_at <= $1 AND (updated_at < $1 OR (updated_at = $1 AND id > $2))
          ORDER BY updated_at DESC, id LIMIT $3`,
         [after?.updatedAt ?? NEWEST_THREAD_BOUND, after?.id ?? "", limit],
       );
