@@ -360,6 +360,38 @@ describe("turn queue and leases", () => {
     ).rejects.toThrow("boom");
     expect(await repo.getThread("rolled-back")).toBeNull();
   });
+
+  it("keeps transactions asked for at once apart: one that throws takes only its own writes back", async () => {
+    // SQLite commits these together (group commit, issue 33), each in its own savepoint.
+    const events: number[] = [];
+    const results = await Promise.allSettled(
+      ["group-a", "group-b", "group-c", "group-d"].map((id) =>
+        repo.transaction(async (tx) => {
+          await tx.createThread({ id, title: id, now });
+          events.push(
+            await tx.appendEvent(id, {
+              type: "thread.updated",
+              thread: (await tx.getThread(id))!.thread,
+            }),
+          );
+          if (id === "group-b" || id === "group-d") throw new Error(`no ${id}`);
+          return id;
+        }),
+      ),
+    );
+    expect(results.map((r) => (r.status === "fulfilled" ? r.value : String(r.reason)))).toEqual([
+      "group-a",
+      "Error: no group-b",
+      "group-c",
+      "Error: no group-d",
+    ]);
+    expect(events).toEqual([1, 1, 1, 1]);
+    expect((await repo.getThread("group-a"))?.lastEventId).toBe(1);
+    expect(await repo.getThread("group-b")).toBeNull();
+    expect((await repo.getThread("group-c"))?.lastEventId).toBe(1);
+    expect(await repo.getThread("group-d")).toBeNull();
+    expect((await repo.eventsAfter("group-c", 0, 10)).map((e) => e.id)).toEqual([1]);
+  });
 });
 
 describe("schema and environment", () => {
