@@ -40,6 +40,8 @@ export function createSqliteStore(db: SqliteDatabase): ChatStore {
     watch: async () => {},
     unwatch: () => {},
     close: async () => {
+      // Transactions asked for before close still commit (they wait for the next loop turn).
+      await core.idle();
       await checkpointer?.close();
       db.close();
     },
@@ -82,6 +84,7 @@ class SqliteTransactions {
   #appended: { threadId: string; stored: StoredEvent }[] = [];
   #running = false;
   #queue: Queued[] = [];
+  #idleWaiters: (() => void)[] = [];
   #sink: CommittedEventsSink = () => {};
 
   constructor(db: SqliteDatabase) {
@@ -115,9 +118,19 @@ class SqliteTransactions {
     this.#sink = sink;
   }
 
+  /** Resolves once no transaction is queued or running. */
+  idle(): Promise<void> {
+    if (!this.#running && this.#queue.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#idleWaiters.push(resolve));
+  }
+
   /** Runs the next group once this turn of the event loop has asked for what it will. */
   #schedule(): void {
-    if (this.#running || this.#queue.length === 0) return;
+    if (this.#running) return;
+    if (this.#queue.length === 0) {
+      for (const resolve of this.#idleWaiters.splice(0)) resolve();
+      return;
+    }
     this.#running = true;
     setImmediate(() => {
       void this.#runGroup().finally(() => {
