@@ -13,6 +13,9 @@
  *
  *   BENCH_ITERATIONS=1 pnpm exec vitest bench --run --config vitest.workspace.ts --project server \
  *     apps/server/bench/twoProcesses.bench.ts        (from the root; default 3 iterations)
+ *
+ * `SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR"` profiles every server process (written
+ * when it stops); `-t "two processes"` runs only the two-process case.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
