@@ -10,6 +10,7 @@ export const POSTGRES_TEST_FILES = [
   "src/storage/searchIndex.test.ts",
   "src/storage/searchIndexer.test.ts",
   "src/seed.searchText.test.ts",
+  "src/seed.bulk.test.ts",
   "src/storage/threadLifecycle.test.ts",
   "src/http/api.*.test.ts",
   "src/http/export.test.ts",

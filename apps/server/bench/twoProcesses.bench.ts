@@ -7,9 +7,17 @@
  *
  * Issue 33: also one PostgreSQL process with the same 100 clients as the two (target: two
  * processes >= 1.6x one), and each server process's CPU per turn (/proc/<pid>/stat, so a
- * 2-core machine's limit is visible: turns/s <= cores / CPU per turn of all processes).
+ * 2-core machine's limit is visible: turns/s <= cores / CPU per turn of all processes), with
+ * the PostgreSQL cluster's own CPU per turn beside it (the postmaster, its live children and
+ * the children it reaped) and the ceiling both imply on 2 and on 4 cores.
+ *
+ *   BENCH_ITERATIONS=1 pnpm exec vitest bench --run --config vitest.workspace.ts --project server \
+ *     apps/server/bench/twoProcesses.bench.ts        (from the root; default 3 iterations)
+ *
+ * `SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR"` profiles every server process (written
+ * when it stops); `-t "two processes"` runs only the two-process case.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import type { MessagePage, Thread, ThreadDetail } from "@app/protocol";
 import { afterAll, bench, describe } from "vitest";
@@ -24,6 +32,7 @@ import {
 const CLIENTS_PER_PROCESS = 50;
 const TURNS_PER_CLIENT = 20;
 const CLIENTS_PER_THREAD = 5;
+const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 3);
 
 const cluster = await startPostgresCluster();
 const pgDir = await makeTempDir("chat-bench-pg-");
@@ -35,6 +44,7 @@ const pgProcesses = await Promise.all([
   startServerProcess({ ...common, DATABASE_URL: databaseUrl, DATA_DIR: pgDir }),
 ]);
 const sqliteProcess = await startServerProcess({ ...common, DATA_DIR: sqliteDir });
+const sqliteProcessList = [sqliteProcess];
 
 afterAll(async () => {
   await Promise.all([...pgProcesses, sqliteProcess].map((p) => p.kill()));
@@ -57,6 +67,34 @@ function processCpuMs(pid: number | undefined): number {
   }
 }
 
+/** stat fields after the command name: [2] ppid, [11] utime, [12] stime, [13] cutime, [14] cstime. */
+function statFields(pid: number | string): string[] | null {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * CPU time (ms) of the PostgreSQL cluster: the postmaster with the children it reaped, and its
+ * live children (backends, writers). NaN off Linux.
+ */
+function postgresCpuMs(): number {
+  const postmaster = cluster.postmasterPid();
+  const own = postmaster === null ? null : statFields(postmaster);
+  if (!own) return Number.NaN;
+  let ticks = Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14]);
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const fields = statFields(entry);
+    if (fields && Number(fields[1]) === postmaster) {
+      ticks += Number(fields[11]) + Number(fields[12]);
+    }
+  }
+  return (ticks * 1000) / 100;
+}
+
 /** All turns sent and answered; throws if anything was lost. Returns turns per second. */
 async function load(
   processes: ServerProcess[],
@@ -64,6 +102,7 @@ async function load(
 ): Promise<number> {
   run++;
   const cpuBefore = processes.map((p) => processCpuMs(p.child.pid));
+  const pgBefore = postgresCpuMs();
   const first = processes[0]!;
   const threads = await Promise.all(
     Array.from({ length: clients / CLIENTS_PER_THREAD }, () =>
@@ -119,9 +158,15 @@ async function load(
   const turnsPerSecond = turns / seconds;
   const cpu = processes.map((p, i) => processCpuMs(p.child.pid) - cpuBefore[i]!);
   const cpuPerTurn = cpu.reduce((a, b) => a + b, 0) / turns;
+  const onPostgres = processes !== sqliteProcessList;
+  const pgPerTurn = onPostgres ? (postgresCpuMs() - pgBefore) / turns : 0;
+  // Turns/s the CPU allows with every core busy (clients not counted).
+  const ceiling = (cores: number) => ((1000 * cores) / (cpuPerTurn + pgPerTurn)).toFixed(0);
   console.log(
     `${processes.length} process(es), ${clients} clients: ${turns} turns, 0 lost, ${turnsPerSecond.toFixed(0)} turns/s; ` +
-      `server CPU per turn ${cpuPerTurn.toFixed(2)} ms (per process: ${cpu.map((ms) => `${(ms / 1000).toFixed(1)} s`).join(", ")}, checks included); load ${loadavg()[0]!.toFixed(1)}`,
+      `server CPU per turn ${cpuPerTurn.toFixed(2)} ms (per process: ${cpu.map((ms) => `${(ms / turns).toFixed(2)} ms/turn, ${(ms / 1000).toFixed(1)} s`).join("; ")}, checks included)` +
+      (onPostgres ? `, PostgreSQL ${pgPerTurn.toFixed(2)} ms per turn` : "") +
+      `; CPU ceiling ${ceiling(2)} turns/s on 2 cores, ${ceiling(4)} on 4; load ${loadavg()[0]!.toFixed(1)}`,
   );
   if (processes === pgProcesses) lastTwo = turnsPerSecond;
   if (processes.length === 1 && processes[0] === pgProcesses[0]) {
@@ -134,18 +179,20 @@ async function load(
 
 describe(`scale-out: ${CLIENTS_PER_PROCESS} clients per process x ${TURNS_PER_CLIENT} turns over HTTP (demo provider)`, () => {
   bench("two processes on PostgreSQL", () => load(pgProcesses).then(() => {}), {
-    iterations: 3,
+    iterations: ITERATIONS,
     warmupIterations: 0,
+    warmupTime: 0,
     time: 0,
   });
   bench(
     "one process on PostgreSQL, the same 100 clients",
     () => load([pgProcesses[0]!], CLIENTS_PER_PROCESS * 2).then(() => {}),
-    { iterations: 3, warmupIterations: 0, time: 0 },
+    { iterations: ITERATIONS, warmupIterations: 0, warmupTime: 0, time: 0 },
   );
-  bench("one process on SQLite", () => load([sqliteProcess]).then(() => {}), {
-    iterations: 3,
+  bench("one process on SQLite", () => load(sqliteProcessList).then(() => {}), {
+    iterations: ITERATIONS,
     warmupIterations: 0,
+    warmupTime: 0,
     time: 0,
   });
 });

@@ -15,7 +15,7 @@ import { randomUUID } from "node:crypto";
 import { pathToFileURL } from "node:url";
 import { expandAssistantCitationsForProvider, serializeAssistantCitation } from "@app/citations";
 import { ConfigError, loadConfig } from "./config.ts";
-import type { ChatStore } from "./storage/chatStore.ts";
+import type { ChatStore, FinishedTurnInput } from "./storage/chatStore.ts";
 import { citationEntriesOf } from "./storage/citationIndex.ts";
 import { openStore } from "./storage/openStore.ts";
 import { searchTextOf } from "./storage/searchText.ts";
@@ -28,6 +28,8 @@ export interface SeedOptions {
   title?: string;
   /** Timestamp of the first message; later ones follow a second apart. */
   startAt?: Date;
+  /** Makes each id (thread, then per turn: turn, prompt, progress updates, answer). */
+  newId?: () => string;
 }
 
 /** Messages a seeded thread of `turns` turns holds. */
@@ -196,19 +198,82 @@ function promptText(
   return text;
 }
 
-/** Creates one long thread in a single transaction; returns its id. */
+/** Turns handed to the store per `appendFinishedTurns` call. */
+const SEED_BATCH_TURNS = 1_000;
+
+/**
+ * The seeded thread's turns in order, as the store writes them (`appendFinishedTurns`): each
+ * prompt with its search text and citations, its progress updates and its answer. `at` gives
+ * each message's time, `newId` each id (turn, prompt, progress updates, answer, in that order).
+ */
+export function* seededTurns(input: {
+  turns: number;
+  environmentId: string;
+  threadId: string;
+  at: () => string;
+  newId: () => string;
+}): Generator<FinishedTurnInput> {
+  const { environmentId, threadId, at, newId } = input;
+  const answerIds: string[] = [];
+  const searchTexts = new SeededSearchTexts();
+  for (let n = 1; n <= input.turns; n++) {
+    const turnId = newId();
+    const text = promptText(n, n === input.turns, environmentId, threadId, answerIds);
+    const prompt = {
+      id: newId(),
+      text,
+      providerInput: expandAssistantCitationsForProvider(text),
+      searchText: searchTexts.prompt(n, text),
+      now: at(),
+    };
+    const replies: FinishedTurnInput["replies"][number][] = [];
+    if (n % 10 === 1) {
+      for (const step of [1, 2]) {
+        replies.push({
+          id: newId(),
+          kind: "progress",
+          text: progressTextOf(String(n), step),
+          searchText: searchTexts.progress(n, step),
+          now: at(),
+        });
+      }
+    }
+    const answerId = newId();
+    answerIds.push(answerId);
+    replies.push({
+      id: answerId,
+      kind: "answer",
+      text: answerText(n),
+      searchText: searchTexts.answer(n),
+      now: at(),
+    });
+    // Indexed as an accepted prompt is (backlinks).
+    const citations = citationEntriesOf({
+      messageId: prompt.id,
+      threadId,
+      turnId,
+      text,
+      createdAt: prompt.now,
+    });
+    yield { turnId, prompt, replies, citations };
+  }
+}
+
+/**
+ * Creates one long thread in a single transaction; returns its id. Its turns go to the store
+ * in batches (`appendFinishedTurns`: a few statements per thousand turns, search and citation
+ * indexes included), not one query per row.
+ */
 export async function seedDemoThread(store: ChatStore, options: SeedOptions): Promise<string> {
   if (!Number.isSafeInteger(options.turns) || options.turns < 1) {
     throw new Error(`--thread-turns must be a positive integer (got ${options.turns}).`);
   }
+  const newId = options.newId ?? randomUUID;
   const start = (options.startAt ?? new Date("2026-01-01T00:00:00.000Z")).getTime();
   let tick = 0;
   const at = () => new Date(start + 1000 * tick++).toISOString();
-  const threadId = randomUUID();
+  const threadId = newId();
   const title = options.title ?? `Long demo thread (${options.turns} turns)`;
-  const answerIds: string[] = [];
-  // Indexed for search in the same transaction, from templates (the store queued each message).
-  const searchTexts = new SeededSearchTexts();
   await store.transaction(async (repo) => {
     await repo.createThread({ id: threadId, title, now: at() });
     await repo.setThreadTitle({
@@ -218,52 +283,21 @@ export async function seedDemoThread(store: ChatStore, options: SeedOptions): Pr
       branchName: deriveBranchName(title),
       now: at(),
     });
-    for (let n = 1; n <= options.turns; n++) {
-      const turnId = randomUUID();
-      const prompt = promptText(n, n === options.turns, store.environmentId, threadId, answerIds);
-      const { message } = await repo.insertTurnWithPrompt({
-        threadId,
-        turnId,
-        messageId: randomUUID(),
-        text: prompt,
-        providerInput: expandAssistantCitationsForProvider(prompt),
-        now: at(),
-      });
-      await repo.writeSearchText(message.id, searchTexts.prompt(n, prompt));
-      // Indexed as an accepted prompt is (backlinks).
-      await repo.insertCitations(
-        citationEntriesOf({ ...message, messageId: message.id, createdAt: message.createdAt }),
-      );
-      if (n % 10 === 1) {
-        for (const step of [1, 2]) {
-          const id = randomUUID();
-          await repo.insertAssistantMessage({
-            id,
-            threadId,
-            turnId,
-            kind: "progress",
-            text: progressTextOf(String(n), step),
-            status: "complete",
-            now: at(),
-          });
-          await repo.writeSearchText(id, searchTexts.progress(n, step));
-        }
-      }
-      const answerId = randomUUID();
-      answerIds.push(answerId);
-      const now = at();
-      await repo.insertAssistantMessage({
-        id: answerId,
-        threadId,
-        turnId,
-        kind: "answer",
-        text: answerText(n),
-        status: "complete",
-        now,
-      });
-      await repo.writeSearchText(answerId, searchTexts.answer(n));
-      await repo.updateTurn({ id: turnId, status: "completed", completedAt: now });
+    let batch: FinishedTurnInput[] = [];
+    const turns = seededTurns({
+      turns: options.turns,
+      environmentId: store.environmentId,
+      threadId,
+      at,
+      newId,
+    });
+    for (const turn of turns) {
+      batch.push(turn);
+      if (batch.length < SEED_BATCH_TURNS) continue;
+      await repo.appendFinishedTurns(threadId, batch);
+      batch = [];
     }
+    await repo.appendFinishedTurns(threadId, batch);
   });
   return threadId;
 }

@@ -37,6 +37,12 @@ export class TurnQueue {
   #sweeper: NodeJS.Timeout | undefined;
   /** False until turns left by a previous process are recovered, and after shutdown. */
   #claiming = false;
+  /**
+   * Threads with a claim or a turn in progress here, and whether they were pumped meanwhile: a
+   * pump then claims once that ends (which pumps anyway), instead of a claim transaction that
+   * can only find the head leased (issue 33: that was one transaction in five of a turn).
+   */
+  readonly #busy = new Map<string, { pumped: boolean }>();
 
   constructor(options: TurnQueueOptions) {
     this.#o = options;
@@ -45,12 +51,24 @@ export class TurnQueue {
   /** Runs the thread's next turn here if it is free to run (never throws). */
   pump(threadId: string): void {
     if (!this.#claiming) return;
+    const busy = this.#busy.get(threadId);
+    if (busy) {
+      busy.pumped = true;
+      return;
+    }
+    this.#busy.set(threadId, { pumped: false });
     const job: Promise<void> = this.#claimAndRun(threadId)
       .catch((error: unknown) => {
         // A fault leaves the turn queued; the sweep tries again.
         if (!isStorageFault(error)) console.error(`Turn queue of thread ${threadId}:`, error);
       })
-      .finally(() => this.#jobs.delete(job));
+      .finally(() => {
+        // Pumped while busy: claim again (added before this job leaves, for whenIdle).
+        const pumped = this.#busy.get(threadId)?.pumped === true;
+        this.#busy.delete(threadId);
+        if (pumped) this.pump(threadId);
+        this.#jobs.delete(job);
+      });
     this.#jobs.add(job);
   }
 

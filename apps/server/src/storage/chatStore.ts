@@ -98,6 +98,25 @@ export interface HistoryBudget {
 }
 
 /** A run of messages plus whether more exist on either side. */
+/** A complete message written in bulk ({@link ChatQueries.appendFinishedTurns}). */
+export interface BulkMessageInput {
+  id: string;
+  text: string;
+  /** Its rendered text (`searchText.ts` `searchTextOf` of `text`), indexed as given. */
+  searchText: string;
+  now: string;
+}
+
+/** One finished turn for {@link ChatQueries.appendFinishedTurns}. */
+export interface FinishedTurnInput {
+  turnId: string;
+  prompt: BulkMessageInput & { providerInput: string };
+  /** Its assistant messages in order (progress updates, then the answer), all complete. */
+  replies: readonly (BulkMessageInput & { kind: "progress" | "answer" })[];
+  /** The prompt's distinct citations (`citationIndex.ts` `citationEntriesOf`). */
+  citations: readonly CitationIndexEntry[];
+}
+
 export interface MessageWindow {
   messages: Message[];
   hasOlder: boolean;
@@ -303,6 +322,17 @@ export interface ChatQueries {
    */
   writeSearchText(messageId: string, text: string): Promise<boolean>;
 
+  // Bulk writes (the seed, issue 33)
+  /**
+   * Appends finished turns at the end of a thread's path shown (inside a transaction), in a few
+   * statements per call: the very rows that, for each turn in order, `insertTurnWithPrompt`,
+   * `insertCitations` of the prompt, `insertAssistantMessage` (complete) for each reply,
+   * `writeSearchText` of each message and `updateTurn` (`completed`, at its last message's
+   * time) write one at a time: seqs, parents, the thread's count and time, the search index and
+   * the citation index with its backlink sums. Writes no events.
+   */
+  appendFinishedTurns(threadId: string, turns: readonly FinishedTurnInput[]): Promise<void>;
+
   // User-input requests
   insertUserInputRequest(input: {
     id: string;
@@ -407,6 +437,7 @@ export const CHAT_QUERY_METHODS = [
   "searchAllCandidates",
   "queuedSearchTexts",
   "writeSearchText",
+  "appendFinishedTurns",
   "insertUserInputRequest",
   "getUserInputRequest",
   "pendingUserInput",

@@ -137,6 +137,68 @@ describe("ChatRepository history (property-based)", () => {
   });
 });
 
+describe("provider history (historyBefore)", () => {
+  it("is the newest unbroken run of turns within the turn count and the byte budget", async () => {
+    const threadId = "thread-history";
+    // Provider inputs of turn i: 10 bytes, but turn 3's answer is 1,000 bytes and turn 5 has
+    // no complete answer; "é" counts two bytes.
+    await repo.transaction(async (tx) => {
+      await tx.createThread({ id: threadId, title: null, now: "2026-01-01T00:00:00.000Z" });
+      for (let i = 0; i < 8; i++) {
+        const turnId = `${threadId}-t${i}`;
+        await tx.insertTurnWithPrompt({
+          threadId,
+          turnId,
+          messageId: `${turnId}-p`,
+          text: `prompt ${i}`,
+          providerInput: `input é ${i}`,
+          now: "2026-01-01T00:00:01.000Z",
+        });
+        await tx.insertAssistantMessage({
+          id: `${turnId}-a`,
+          threadId,
+          turnId,
+          kind: "answer",
+          text: i === 3 ? "x".repeat(1000) : `answer ${i}`,
+          status: i === 5 ? "error" : "complete",
+          now: "2026-01-01T00:00:02.000Z",
+        });
+      }
+    });
+    const lastSeq = await repo.lastSeq(threadId);
+    const inputs = async (maxTurns: number, maxChars: number) =>
+      (await repo.historyBefore(threadId, lastSeq - 1, { maxTurns, maxChars })).map(
+        (turn) => `${turn.input}|${turn.answer?.slice(0, 8) ?? null}`,
+      );
+    // Turn 7's prompt is at lastSeq - 1: history is turns 0-6.
+    expect(await inputs(50, 1_000_000)).toEqual([
+      "input é 0|answer 0",
+      "input é 1|answer 1",
+      "input é 2|answer 2",
+      "input é 3|xxxxxxxx",
+      "input é 4|answer 4",
+      "input é 5|null",
+      "input é 6|answer 6",
+    ]);
+    expect(await inputs(2, 1_000_000)).toEqual(["input é 5|null", "input é 6|answer 6"]);
+    // 10 + 8 bytes per turn, turn 5 only 10: turns 6, 5, 4 take 46 bytes; turn 3 (1,010) does
+    // not fit, and it ends the history although turns 0-2 would.
+    expect(await inputs(50, 1_000)).toEqual([
+      "input é 4|answer 4",
+      "input é 5|null",
+      "input é 6|answer 6",
+    ]);
+    expect(await inputs(50, 46)).toEqual([
+      "input é 4|answer 4",
+      "input é 5|null",
+      "input é 6|answer 6",
+    ]);
+    expect(await inputs(50, 45)).toEqual(["input é 5|null", "input é 6|answer 6"]);
+    expect(await inputs(50, 10)).toEqual([]);
+    expect(await inputs(0, 1_000_000)).toEqual([]);
+  });
+});
+
 describe("thread list", () => {
   it("lists a thread only from its first message, so an opened, never-sent thread stays out", async () => {
     const listed = async () =>
@@ -297,6 +359,38 @@ describe("turn queue and leases", () => {
       }),
     ).rejects.toThrow("boom");
     expect(await repo.getThread("rolled-back")).toBeNull();
+  });
+
+  it("keeps transactions asked for at once apart: one that throws takes only its own writes back", async () => {
+    // SQLite commits these together (group commit, issue 33), each in its own savepoint.
+    const events: number[] = [];
+    const results = await Promise.allSettled(
+      ["group-a", "group-b", "group-c", "group-d"].map((id) =>
+        repo.transaction(async (tx) => {
+          await tx.createThread({ id, title: id, now });
+          events.push(
+            await tx.appendEvent(id, {
+              type: "thread.updated",
+              thread: (await tx.getThread(id))!.thread,
+            }),
+          );
+          if (id === "group-b" || id === "group-d") throw new Error(`no ${id}`);
+          return id;
+        }),
+      ),
+    );
+    expect(results.map((r) => (r.status === "fulfilled" ? r.value : String(r.reason)))).toEqual([
+      "group-a",
+      "Error: no group-b",
+      "group-c",
+      "Error: no group-d",
+    ]);
+    expect(events).toEqual([1, 1, 1, 1]);
+    expect((await repo.getThread("group-a"))?.lastEventId).toBe(1);
+    expect(await repo.getThread("group-b")).toBeNull();
+    expect((await repo.getThread("group-c"))?.lastEventId).toBe(1);
+    expect(await repo.getThread("group-d")).toBeNull();
+    expect((await repo.eventsAfter("group-c", 0, 10)).map((e) => e.id)).toEqual([1]);
   });
 });
 

@@ -14,6 +14,7 @@
 import { randomUUID } from "node:crypto";
 import type { SyncQueries, ThreadDetailRecord } from "./chatStore.ts";
 import type { SqliteDatabase } from "./db.ts";
+import { sqliteBulkTurnQueries } from "./sqliteBulkTurns.ts";
 import { sqliteCitationQueries } from "./sqliteCitationQueries.ts";
 import { sqliteCrossThreadSearch } from "./sqliteCrossThreadSearch.ts";
 import { sqliteEventQueries } from "./sqliteEvents.ts";
@@ -70,6 +71,7 @@ export function createChatRepository(db: SqliteDatabase): ChatRepository {
     ...sqliteSearchQueries(db),
     ...sqliteCrossThreadSearch(db),
     ...sqliteSearchQueue(db),
+    ...sqliteBulkTurnQueries(db, environmentId),
 
     /**
      * A thread with its active turn and pending question, read together (one snapshot), or

@@ -4,7 +4,6 @@ import type { HistoryBudget, HistoryTurn, SyncQueries } from "./chatStore.ts";
 import type { SqliteDatabase } from "./db.ts";
 import { TURN_COLUMNS, type TurnRow, toTurn } from "./rows.ts";
 import type { SqliteMessageQueries } from "./sqliteMessages.ts";
-import { turnsWithinBudget } from "./storeLogic.ts";
 
 /**
  * The newest `@limit` turns of thread `@thread` before prompt seq `@before` whose prompt is on
@@ -33,12 +32,19 @@ const historyTurns = (path: "shown" | "ancestors") => {
   ORDER BY t.prompt_seq DESC LIMIT @limit)`;
 };
 
-const historySizes = (path: "shown" | "ancestors") => `${historyTurns(path)}
-  SELECT h.inputBytes, (SELECT octet_length(text) FROM messages WHERE id = h.answerId) AS answerBytes
-  FROM h ORDER BY h.seq DESC`;
-const historyTexts = (path: "shown" | "ancestors") => `${historyTurns(path)}
-  SELECT t.provider_input AS input, (SELECT text FROM messages WHERE id = h.answerId) AS answer
-  FROM h JOIN turns t ON t.id = h.turnId ORDER BY h.seq DESC`;
+/**
+ * One statement: sizes first (octet_length reads the record header, not the text), summed newest
+ * first; texts only for the run of turns whose running sum fits the budget (sizes are never
+ * negative, so that run is exactly `storeLogic.turnsWithinBudget`'s).
+ */
+const historyOf = (path: "shown" | "ancestors") => `${historyTurns(path)}, sized AS (
+    SELECT h.turnId, h.seq, h.answerId, sum(h.inputBytes +
+        coalesce((SELECT octet_length(text) FROM messages WHERE id = h.answerId), 0))
+      OVER (ORDER BY h.seq DESC ROWS UNBOUNDED PRECEDING) AS used
+    FROM h)
+  SELECT t.provider_input AS input, (SELECT text FROM messages WHERE id = sized.answerId) AS answer
+  FROM sized JOIN turns t ON t.id = sized.turnId WHERE sized.used <= @maxChars
+  ORDER BY sized.seq`;
 
 export type SqliteTurnQueries = Pick<
   SyncQueries,
@@ -89,15 +95,11 @@ export function sqliteTurnQueries(
        ORDER BY created_at, prompt_seq`,
     ),
     providerInput: s("SELECT provider_input FROM turns WHERE id = ? AND thread_id = ?"),
-    // Sizes first (octet_length reads the record header, not the text), texts only for
-    // the turns that fit the budget.
     promptHidden: s(
       "SELECT 1 AS hidden FROM messages WHERE thread_id = ? AND seq = ? AND on_path = 0",
     ),
-    shownSizes: s(historySizes("shown")),
-    shownTexts: s(historyTexts("shown")),
-    ancestorsSizes: s(historySizes("ancestors")),
-    ancestorsTexts: s(historyTexts("ancestors")),
+    shownHistory: s(historyOf("shown")),
+    ancestorsHistory: s(historyOf("ancestors")),
   };
 
   const getTurn = (id: string): Turn | null => {
@@ -199,25 +201,14 @@ export function sqliteTurnQueries(
      * an unbroken run leading up to the new turn.
      */
     historyBefore(threadId: string, beforeSeq: number, budget: HistoryBudget): HistoryTurn[] {
-      // Sizes first (octet_length reads a record header, not the text), then the texts of the
-      // turns that fit: the same newest-first order, cut at that count.
+      if (budget.maxTurns <= 0) return [];
       const path = stmt.promptHidden.get(threadId, beforeSeq) ? "ancestors" : "shown";
-      const sizes = stmt[`${path}Sizes`].all({
+      return stmt[`${path}History`].all({
         thread: threadId,
         before: beforeSeq,
         limit: budget.maxTurns,
-      }) as { inputBytes: number; answerBytes: number | null }[];
-      const count = turnsWithinBudget(
-        sizes.map((size) => size.inputBytes + (size.answerBytes ?? 0)),
-        budget,
-      );
-      if (count === 0) return [];
-      const texts = stmt[`${path}Texts`].all({
-        thread: threadId,
-        before: beforeSeq,
-        limit: count,
+        maxChars: budget.maxChars,
       }) as HistoryTurn[];
-      return texts.reverse();
     },
   };
 }

@@ -4,7 +4,7 @@
  * PostgreSQL refuses to run as root, so as root the binaries run as the `postgres` system user.
  */
 import { execFile, execFileSync } from "node:child_process";
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -45,6 +45,8 @@ export interface PostgresCluster {
   urlOf(name: string): string;
   /** Creates database `name` unless it exists; returns its URL. */
   createDatabase(name: string): Promise<string>;
+  /** The postmaster's pid (its first line of `postmaster.pid`), null when it is not running. */
+  postmasterPid(): number | null;
   /** `pg_ctl restart -m fast`: every connection is ended, then the server is back. */
   restart(): Promise<void>;
   stop(): void;
@@ -81,6 +83,14 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     adminUrl,
     port,
     urlOf,
+    postmasterPid() {
+      try {
+        const pid = Number(readFileSync(join(data, "postmaster.pid"), "utf8").split("\n")[0]);
+        return Number.isSafeInteger(pid) && pid > 0 ? pid : null;
+      } catch {
+        return null;
+      }
+    },
     async createDatabase(name) {
       const client = new pg.Client({ connectionString: adminUrl });
       await client.connect();

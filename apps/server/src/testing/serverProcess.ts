@@ -18,7 +18,9 @@ export interface ServerProcess {
 
 /** Starts a server process with `env` (PORT defaults to 0) and waits until it listens. */
 export function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+  // SERVER_NODE_ARGS: extra Node flags for every server process (e.g. `--cpu-prof` in a bench).
+  const nodeArgs = (process.env.SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "src/main.ts"], {
     cwd: SERVER_DIR,
     env: {
       ...process.env,

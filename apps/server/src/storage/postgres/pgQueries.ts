@@ -8,6 +8,7 @@
  * SQLite.
  */
 import type { ChatQueries } from "../chatStore.ts";
+import { pgBulkTurnQueries } from "./pgBulkTurns.ts";
 import { pgCitationQueries } from "./pgCitationQueries.ts";
 import { pgCrossThreadSearch } from "./pgCrossThreadSearch.ts";
 import { pgEventQueries } from "./pgEvents.ts";
@@ -43,5 +44,6 @@ export function createPgQueries(run: Run, environmentId: () => string): ChatQuer
     ...pgCrossThreadSearch(ctx),
     ...pgThreadLifecycleQueries(ctx),
     ...pgSearchQueue(ctx),
+    ...pgBulkTurnQueries(ctx),
   };
 }
