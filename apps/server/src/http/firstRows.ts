@@ -80,7 +80,38 @@ function rowsToDraw(messages: readonly Message[]): Message[] {
   return rows;
 }
 
+/**
+ * The web's fold rule (apps/web/src/timeline/messageFold.ts, `isLongMessage`): a message
+ * estimated at more than 25 rendered lines shows folded. Kept in step by hand: a drift only
+ * costs a row's height when the app replaces the first rows.
+ */
+function isLongMessage(role: Message["role"], text: string): boolean {
+  const limit = 25;
+  const charsPerLine = role === "user" ? 75 : 90;
+  const fence = /^ {0,3}(`{3,}|~{3,})/;
+  let lines = 0;
+  let inFence = false;
+  let start = 0;
+  while (start <= text.length && lines <= limit) {
+    let end = text.indexOf("\n", start);
+    if (end === -1) end = text.length;
+    if (fence.test(text.slice(start, Math.min(end, start + 16)))) {
+      inFence = !inFence;
+      lines += 1;
+    } else if (inFence) {
+      lines += 1;
+    } else if (end > start && text.slice(start, end).trim() !== "") {
+      lines += Math.ceil((end - start) / charsPerLine);
+    }
+    start = end + 1;
+  }
+  return lines > limit;
+}
+
 function row(message: Message): Element {
+  const long = message.status !== "streaming" && isLongMessage(message.role, message.text);
+  const markdown = markdownToStaticTree(message.text, message.role);
+  if (long) (markdown.properties.className as string[]).push("chat-markdown--folded");
   const properties: Element["properties"] = {
     className: ["message", `message--${message.role}`, `message--${message.kind}`],
     dataMessageId: message.id,
@@ -91,6 +122,7 @@ function row(message: Message): Element {
     ariaLabel: speakerLabel(message),
     tabIndex: -1,
   };
+  if (long) properties.dataLongMessage = "folded";
   if (message.version !== undefined) properties.dataVersion = message.version;
   if (message.versions !== undefined) properties.dataVersions = message.versions;
   return element("article", properties, [
@@ -107,8 +139,19 @@ function row(message: Message): Element {
         className: ["message__body"],
         ...(message.role === "assistant" ? { dataAssistantCitationSource: message.id } : {}),
       },
-      [markdownToStaticTree(message.text, message.role)],
+      [markdown],
     ),
+    ...(long
+      ? [
+          element("div", { className: ["message__fold-toggle"], dataTextStream: "skip" }, [
+            element(
+              "button",
+              { type: "button", className: ["link-button"], tabIndex: -1, ariaHidden: "true" },
+              [text("Show more")],
+            ),
+          ]),
+        ]
+      : []),
     element("div", { className: ["message__actions"], dataTextStream: "skip" }, [
       inertCopyButton(),
     ]),

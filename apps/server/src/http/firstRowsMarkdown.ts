@@ -11,15 +11,21 @@
  * inert label (`span.citation-chip`, no `data-assistant-citation-chip`, no link), in model
  * output its Markdown source as text, as the web shows it.
  */
-import { getAssistantCitationChipLabel, parseAssistantCitationLink } from "@app/citations";
 import {
-  CITATION_LINK_PROPERTY,
+  type AssistantCitation,
+  getAssistantCitationChipLabel,
+  hasNonWhitespace,
+  looksLikeAssistantCitationLink,
+  parseAssistantCitationLink,
+  truncateText,
+} from "@app/citations";
+import {
   classifyHref,
   type MarkdownFlavor,
   parseSafeMarkdown,
   splitMarkdownBlocks,
 } from "@app/markdown";
-import type { Element, ElementContent, Root, RootContent } from "hast";
+import type { Element, ElementContent, Root } from "hast";
 
 const text = (value: string): ElementContent => ({ type: "text", value });
 
@@ -38,14 +44,6 @@ export function inertCopyButton(): Element {
     { type: "button", className: ["copy-button"], tabIndex: -1, ariaHidden: "true" },
     [text("Copy")],
   );
-}
-
-function textOf(node: ElementContent | RootContent): string {
-  if (node.type === "text") return node.value;
-  if (node.type !== "element") return "";
-  const link = node.properties[CITATION_LINK_PROPERTY];
-  if (typeof link === "string") return link;
-  return node.children.map(textOf).join("");
 }
 
 function languageOf(code: Element | undefined): string | null {
@@ -101,32 +99,63 @@ function rewrite(node: ElementContent, source: string, flavor: MarkdownFlavor): 
   }
 }
 
+/** Longest quote preview beside a comment (the web's `CHIP_QUOTE_PREVIEW_LENGTH`). */
+const CHIP_QUOTE_PREVIEW_LENGTH = 40;
+
+/**
+ * A sent chip's look without being one (apps/web/src/citations/AssistantCitationChip.tsx): its
+ * label and quote preview, no link, no `data-assistant-citation-chip`, a hidden inert disclosure.
+ */
+function inertChip(citation: AssistantCitation): Element {
+  const comment =
+    citation.comment !== undefined && hasNonWhitespace(citation.comment) ? citation.comment : null;
+  const preview =
+    comment === null
+      ? null
+      : truncateText(citation.text.replace(/\s+/g, " ").trim(), CHIP_QUOTE_PREVIEW_LENGTH, "…");
+  return element("span", { className: ["citation-chip-group"] }, [
+    element("span", { className: ["citation-chip"] }, [
+      element("span", { className: ["citation-chip__kind"], ariaHidden: "true" }, [text("❝")]),
+      element("span", { className: ["citation-chip__label"] }, [
+        text(getAssistantCitationChipLabel(citation)),
+      ]),
+      ...(preview === null
+        ? []
+        : [
+            element("span", { className: ["citation-chip__quote"], ariaHidden: "true" }, [
+              text(preview),
+            ]),
+          ]),
+    ]),
+    element(
+      "button",
+      { type: "button", className: ["citation-chip__more"], tabIndex: -1, ariaHidden: "true" },
+      [element("span", { ariaHidden: "true" }, [text("▾")])],
+    ),
+  ]);
+}
+
 function rewriteLink(
   node: Element,
   source: string,
   flavor: MarkdownFlavor,
   children: () => ElementContent[],
 ): ElementContent {
+  // As the web's MarkdownLink decides, on the link's Markdown source.
   const href = typeof node.properties.href === "string" ? node.properties.href : undefined;
-  const chipLink = node.properties[CITATION_LINK_PROPERTY];
-  if (typeof chipLink === "string" && flavor === "user") {
-    const parsed = parseAssistantCitationLink(chipLink);
-    if (parsed) {
-      return element("span", { className: ["citation-chip-group"] }, [
-        element("span", { className: ["citation-chip"] }, [
-          element("span", { className: ["citation-chip__kind"], ariaHidden: "true" }, [text("❝")]),
-          element("span", { className: ["citation-chip__label"] }, [
-            text(getAssistantCitationChipLabel(parsed.citation)),
-          ]),
-        ]),
-      ]);
-    }
-  }
+  const written = sourceOf(node, source);
   const kind = classifyHref(href);
-  if (kind === "citation" || typeof chipLink === "string") {
-    return element("span", { className: ["md-link-text"] }, [
-      text(sourceOf(node, source) ?? textOf(node)),
-    ]);
+  if (kind === "citation" || (written !== null && looksLikeAssistantCitationLink(written))) {
+    const parsed =
+      written === null || flavor !== "user" ? null : parseAssistantCitationLink(written);
+    if (parsed) {
+      return inertChip(parsed.citation);
+    }
+    return element(
+      "span",
+      { className: ["md-link-text"] },
+      written === null ? children() : [text(written)],
+    );
   }
   if (kind === "safe") {
     return element("a", { href, target: "_blank", rel: ["noopener", "noreferrer"] }, children());
