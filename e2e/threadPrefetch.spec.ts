@@ -11,7 +11,7 @@
  * served page without them, so they drive that path.
  */
 import type { Page, Route } from "@playwright/test";
-import { assistantBodies, expect, test, userRows } from "./support/fixtures.ts";
+import { assistantBodies, expect, test, userRows, withoutFirstRows } from "./support/fixtures.ts";
 
 /** Longest a held request waits for the others (a guard: a missed order fails the test below). */
 const HOLD_GUARD_MS = 10_000;
@@ -31,23 +31,6 @@ function isNewestPage(url: URL, threadId: string): boolean {
   return (
     url.pathname === `/api/threads/${threadId}/messages` &&
     !["before", "after", "around"].some((key) => url.searchParams.has(key))
-  );
-}
-
-/** Serves `pathname`'s page as a server without first rows would: the plain index.html. */
-async function withoutFirstRows(page: Page, pathname: string): Promise<void> {
-  await page.route(
-    (url) => url.pathname === pathname,
-    async (route) => {
-      const response = await route.fetch();
-      const body = (await response.text())
-        .replace('<meta name="first-rows" content="thread">', "")
-        .replace(/<div id="first-rows"[\s\S]*?(?=<div id="root"><\/div>)/, "")
-        .replace(/<script type="application\/json" id="first-rows-data">[^<]*<\/script>/, "")
-        .replace(/<title>[^<]*<\/title>/, "<title>Chat</title>");
-      expect(body).not.toMatch(/id="first-rows|<meta name="first-rows"/);
-      await route.fulfill({ response, body });
-    },
   );
 }
 
