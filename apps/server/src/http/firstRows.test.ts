@@ -194,6 +194,20 @@ describe("renderFirstRows", () => {
     expect(JSON.parse(dataBlock(injectFirstRows(INDEX, huge)!)).page.messages).toHaveLength(1);
   });
 
+  it("redraws a message whose text, status or version changed (rows are kept by id)", () => {
+    const draw = (m: Partial<Message>) =>
+      renderFirstRows("t1", detail, { ...page, messages: [message({ id: "c1", ...m })] }, "/e1/t1")
+        .body;
+    expect(draw({ text: "First words", status: "streaming" })).toContain("First words");
+    const done = draw({ text: "First words, then more", status: "complete" });
+    expect(done).toContain("First words, then more");
+    expect(done).toContain('data-status="complete"');
+    expect(draw({ text: "First words, then more", version: 2, versions: 2 })).toContain(
+      'data-version="2"',
+    );
+    expect(draw({ text: "Edited" })).not.toContain("First words");
+  });
+
   it("escapes every character HTML could read in the JSON", () => {
     expect(jsonForScriptElement({ a: "</script><!--&\u2028\u2029" })).toBe(
       '{"a":"\\u003c/script\\u003e\\u003c!--\\u0026\\u2028\\u2029"}',

@@ -108,6 +108,49 @@ function isLongMessage(role: Message["role"], text: string): boolean {
   return lines > limit;
 }
 
+/**
+ * Rows already drawn, by message id (LRU): a page is drawn on every open of its thread, and a
+ * message's row changes only with the fields compared in {@link rowHtml}, so reopening a
+ * thread parses no Markdown again. Bounded by the characters held.
+ */
+const drawnRows = new Map<string, { message: Message; html: string }>();
+const DRAWN_ROWS_MAX_CHARS = 4_000_000;
+let drawnRowsChars = 0;
+
+function sameRow(a: Message, b: Message): boolean {
+  return (
+    a.text === b.text &&
+    a.role === b.role &&
+    a.kind === b.kind &&
+    a.status === b.status &&
+    a.turnId === b.turnId &&
+    a.version === b.version &&
+    a.versions === b.versions
+  );
+}
+
+/** A message's row as HTML (its own serialization: the Markdown is never raw HTML). */
+function rowHtml(message: Message): string {
+  const drawn = drawnRows.get(message.id);
+  if (drawn !== undefined) {
+    drawnRows.delete(message.id);
+    if (sameRow(drawn.message, message)) {
+      drawnRows.set(message.id, drawn);
+      return drawn.html;
+    }
+    drawnRowsChars -= drawn.html.length;
+  }
+  const html = toHtml(row(message));
+  drawnRows.set(message.id, { message, html });
+  drawnRowsChars += html.length;
+  for (const [id, old] of drawnRows) {
+    if (drawnRowsChars <= DRAWN_ROWS_MAX_CHARS) break;
+    drawnRows.delete(id);
+    drawnRowsChars -= old.html.length;
+  }
+  return html;
+}
+
 function row(message: Message): Element {
   const long = message.status !== "streaming" && isLongMessage(message.role, message.text);
   const markdown = markdownToStaticTree(message.text, message.role);
@@ -224,7 +267,12 @@ export function renderFirstRows(
             header,
             element("div", { className: ["thread-view__body"] }, [
               element("section", { className: ["timeline"], ariaLabel: "Messages" }, [
-                element("div", { className: ["first-rows__scroller"] }, rows.map(row)),
+                element(
+                  "div",
+                  { className: ["first-rows__scroller"] },
+                  // Rows serialized on their own (escaped); only they go in raw.
+                  rows.map((message) => ({ type: "raw", value: rowHtml(message) })),
+                ),
               ]),
             ]),
             element("div", { className: ["thread-view__composer"] }, [composer]),
@@ -233,7 +281,7 @@ export function renderFirstRows(
       ]),
     ],
   );
-  return { head, title, body: toHtml(shell), data };
+  return { head, title, body: toHtml(shell, { allowDangerousHtml: true }), data };
 }
 
 /**
