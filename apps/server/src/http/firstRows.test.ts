@@ -7,6 +7,7 @@
 import { readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import type { Message, MessagePage, Thread, ThreadDetail } from "@app/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -18,6 +19,7 @@ import {
   type TestServer,
   waitFor,
 } from "../testing/harness.ts";
+import { rawRequest } from "../testing/rawHttp.ts";
 import {
   injectFirstRows,
   jsonForScriptElement,
@@ -287,6 +289,25 @@ describe("thread pages over HTTP", () => {
     expect(data.detail).toEqual(await server.getJson(`/api/threads/${threadId}`));
     expect(data.page).toEqual(await server.getJson(`/api/threads/${threadId}/messages?limit=40`));
     expect(data.page.messages.map((m) => m.text)).toEqual([HOSTILE, HOSTILE]);
+  });
+
+  it("compresses a thread's page as the reader accepts, since it is made per request", async () => {
+    const path = `/${environmentId}/${threadId}`;
+    const plain = await (
+      await server.request(path, { headers: { "accept-encoding": "identity" } })
+    ).text();
+    for (const [accept, encoding, decode] of [
+      ["br", "br", brotliDecompressSync],
+      ["gzip", "gzip", gunzipSync],
+    ] as const) {
+      const res = await rawRequest(`${server.url}${path}`, {
+        headers: { host: new URL(server.url).host, "accept-encoding": accept },
+      });
+      expect(res.headers["content-encoding"]).toBe(encoding);
+      expect(res.headers.vary).toBe("Accept-Encoding");
+      expect(decode(res.body).toString("utf8")).toBe(plain);
+    }
+    expect(plain).toContain('id="first-rows-data"');
   });
 
   it("serves the plain page for other paths, unknown threads and readers without the token", async () => {

@@ -16,6 +16,8 @@
 import type { Stats } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import { extname, resolve, sep } from "node:path";
+import { promisify } from "node:util";
+import { brotliCompress, gzip, constants as zlibConstants } from "node:zlib";
 import type { Context } from "hono";
 import { acceptedEncodings, PRECOMPRESSED, type PrecompressedEncoding } from "./contentEncoding.ts";
 import { type FirstRowsParts, injectFirstRows } from "./firstRows.ts";
@@ -100,11 +102,16 @@ export function createStaticHandler(
     if (!wantsPage) return c.text("Not found", 404);
     const page = options.firstRows ? await pageWithFirstRows(c, root, pathname, options) : null;
     if (page !== null) {
-      return new Response(c.req.method === "HEAD" ? null : page, {
+      // Made per request, so compressed per request: in zlib's thread pool, at a fast level.
+      const encoding = accepted[0] ?? null;
+      const body = encoding === null ? Buffer.from(page) : await compressPage(page, encoding);
+      return new Response(c.req.method === "HEAD" ? null : body, {
         headers: {
           "content-type": "text/html; charset=utf-8",
           // The page holds thread data: never kept by a cache.
           "cache-control": "no-store",
+          vary: "Accept-Encoding",
+          ...(encoding === null ? {} : { "content-encoding": encoding }),
         },
       });
     }
@@ -135,6 +142,16 @@ async function pageWithFirstRows(
     return null;
   }
   return injectFirstRows(index, parts);
+}
+
+const brotli = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/** A page made per request, compressed off the event loop (fast levels: it is sent once). */
+function compressPage(page: string, encoding: PrecompressedEncoding): Promise<Buffer> {
+  return encoding === "br"
+    ? brotli(page, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } })
+    : gzipAsync(page, { level: 6 });
 }
 
 /** A file's bytes as sent: a precompressed variant or the file itself. */
