@@ -145,6 +145,8 @@ describe("renderFirstRows", () => {
     expect(rows).toContain('data-message-id="a1"');
     expect(rows).toContain('data-message-id="p1"');
     expectInert(rows);
+    // Sources are the app's rows only (its citation code looks them up document-wide).
+    expect(rows).not.toContain("data-assistant-citation-source");
     expect(rows).not.toMatch(/href="javascript:/i);
     expect(rows).toContain('<span class="md-link-text">click</span>');
     // The markup shows as written text.

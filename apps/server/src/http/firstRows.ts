@@ -176,14 +176,9 @@ function row(message: Message): Element {
           ]),
         ]
       : []),
-    element(
-      "div",
-      {
-        className: ["message__body"],
-        ...(message.role === "assistant" ? { dataAssistantCitationSource: message.id } : {}),
-      },
-      [markdown],
-    ),
+    // No `data-assistant-citation-source`: the app's citation code looks sources up in the
+    // whole document, and these rows are only a picture of the app's until it has its own.
+    element("div", { className: ["message__body"] }, [markdown]),
     ...(long
       ? [
           element("div", { className: ["message__fold-toggle"], dataTextStream: "skip" }, [
