@@ -25,6 +25,7 @@ import {
   row,
   sendPrompt,
   test,
+  withoutFirstRows,
 } from "./support/fixtures.ts";
 import type { RigState } from "./support/rig.ts";
 
@@ -180,6 +181,8 @@ test("a citation link in assistant output stays plain text, never a chip", async
     }
     await route.fulfill({ response, json: page });
   });
+  // The page would otherwise carry the newest page itself, untouched by the route above.
+  await withoutFirstRows(page, rig.seededThreadPath);
   await page.goto(rig.seededThreadPath);
   const forged = page.getByText(`Model says ${link} here.`).first();
   await expect(forged).toBeVisible();

@@ -16,6 +16,27 @@ export function highlightedText(page: Page): Promise<string[]> {
   });
 }
 
+/**
+ * Serves `pathname`'s page as a server without first rows would (issue 33): the plain
+ * index.html, so the app fetches the thread itself (through index.html's prefetch). For specs
+ * that rewrite the thread's API answers with `page.route`. Call before `page.goto`.
+ */
+export async function withoutFirstRows(page: Page, pathname: string): Promise<void> {
+  await page.route(
+    (url) => url.pathname === pathname,
+    async (route) => {
+      const response = await route.fetch();
+      const body = (await response.text())
+        .replace('<meta name="first-rows" content="thread">', "")
+        .replace(/<div id="first-rows"[\s\S]*?(?=<div id="root"><\/div>)/, "")
+        .replace(/<script type="application\/json" id="first-rows-data">[^<]*<\/script>/, "")
+        .replace(/<title>[^<]*<\/title>/, "<title>Chat</title>");
+      expect(body).not.toMatch(/id="first-rows|<meta name="first-rows"/);
+      await route.fulfill({ response, body });
+    },
+  );
+}
+
 /** Path of a thread page: `/<environmentId>/<threadId>`. */
 export const THREAD_PATH = /^\/[^/]+\/[^/#?]+$/;
 

@@ -26,6 +26,7 @@ async function main(): Promise<void> {
   const results: number[][] = [[], []];
   const data: number[][] = [[], []];
   const dcl: number[][] = [[], []];
+  const appRow: number[][] = [[], []];
   try {
     for (let i = 0; i < runs; i++) {
       for (const index of i % 2 === 0 ? [0, 1] : [1, 0]) {
@@ -34,6 +35,7 @@ async function main(): Promise<void> {
         results[index]!.push(run.firstRow);
         data[index]!.push(Math.max(run.detail, run.messages));
         dcl[index]!.push(run.domContentLoaded);
+        appRow[index]!.push(run.firstAppRow);
       }
     }
   } finally {
@@ -43,7 +45,7 @@ async function main(): Promise<void> {
   for (const [index, name] of ["A", "B"].entries()) {
     const values = results[index]!;
     console.log(
-      `${name} ${[distA, distB][index]}: median ${median(values).toFixed(0)} ms (runs: ${values.map((v) => v.toFixed(0)).join(", ")}); thread data (detail and newest page) loaded at ${median(data[index]!).toFixed(0)} ms, DOMContentLoaded at ${median(dcl[index]!).toFixed(0)} ms, medians`,
+      `${name} ${[distA, distB][index]}: median ${median(values).toFixed(0)} ms (runs: ${values.map((v) => v.toFixed(0)).join(", ")}); thread data (detail and newest page) loaded at ${median(data[index]!).toFixed(0)} ms, DOMContentLoaded at ${median(dcl[index]!).toFixed(0)} ms, the app's own first row at ${median(appRow[index]!).toFixed(0)} ms (runs: ${appRow[index]!.map((v) => v.toFixed(0)).join(", ")}), medians`,
     );
   }
 }

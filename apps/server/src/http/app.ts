@@ -33,10 +33,11 @@ import { MAX_SEARCH_LIMIT } from "../domain/threadSearch.ts";
 import { MAX_PAGE_LIMIT, MAX_THREAD_PAGE, type ThreadService } from "../domain/threadService.ts";
 import type { WorkspaceFileIndex } from "../domain/workspaceFiles.ts";
 import { type Logger, silentLogger } from "../logger.ts";
-import { authMiddleware } from "./auth.ts";
+import { authMiddleware, isAuthorized } from "./auth.ts";
 import { type HostPolicy, hostGuard, writeGuard } from "./browserSafety.ts";
 import { drainDeclaredBody } from "./drainBody.ts";
 import { errorResponse } from "./errors.ts";
+import { FIRST_ROWS_PAGE_LIMIT, renderFirstRows, threadIdOfPagePath } from "./firstRows.ts";
 import { idParam, idQuery, storableId } from "./ids.ts";
 import { readJsonBody } from "./jsonBody.ts";
 import { requestLog } from "./requestLog.ts";
@@ -341,7 +342,23 @@ export function createApp(deps: AppDependencies): Hono {
   );
   app.all("/api", (c) => errorResponse(c, "not_found", "No API route here."));
 
-  const serveStatic = createStaticHandler(deps.webDist);
+  const serveStatic = createStaticHandler(deps.webDist, {
+    // Thread pages carry their newest rows and page (issue 33), for readers who may read them.
+    firstRows: async (c, pathname) => {
+      const threadId = threadIdOfPagePath(pathname);
+      if (threadId === null || !isAuthorized(c, deps.authToken)) return null;
+      try {
+        // The detail first: the page is then never older than its lastEventId.
+        const detail = await deps.threads.getThreadDetail(threadId);
+        const page = await deps.threads.getMessagePage(threadId, { limit: FIRST_ROWS_PAGE_LIMIT });
+        return renderFirstRows(threadId, detail, page, pathname);
+      } catch (error) {
+        // No such thread, deleted, storage down: the app's own load says so.
+        if (asDomainError(error) === null) logger.error(`first rows of ${pathname} failed:`, error);
+        return null;
+      }
+    },
+  });
   app.on(["GET", "HEAD"], "*", (c) => serveStatic(c));
   app.all("*", (c) => c.text("Method not allowed", 405));
   return app;

@@ -42,12 +42,7 @@ export function authMiddleware(token: string | null): MiddlewareHandler {
       }
       return next();
     }
-    const header = c.req.header("authorization");
-    const bearer = header?.match(/^Bearer\s+(.+)$/i)?.[1]?.trim();
-    const cookie = sameOriginRequest(c) ? getCookie(c, AUTH_COOKIE) : undefined;
-    if ((bearer && tokensMatch(bearer, token)) || (cookie && tokensMatch(cookie, token))) {
-      return next();
-    }
+    if (isAuthorized(c, token)) return next();
     c.header("WWW-Authenticate", 'Bearer realm="chat"');
     return errorResponse(
       c,
@@ -55,6 +50,19 @@ export function authMiddleware(token: string | null): MiddlewareHandler {
       "Missing or wrong access token. Send `Authorization: Bearer <token>` or open the app once with ?token=<token>.",
     );
   };
+}
+
+/**
+ * Whether the request may read the API: no token is set, or it carries the token (bearer header,
+ * or the cookie on a same-origin request). Pages are served without it; a page that embeds
+ * thread data (firstRows.ts) embeds it only when this holds.
+ */
+export function isAuthorized(c: Context, token: string | null): boolean {
+  if (token === null) return true;
+  const header = c.req.header("authorization");
+  const bearer = header?.match(/^Bearer\s+(.+)$/i)?.[1]?.trim();
+  const cookie = sameOriginRequest(c) ? getCookie(c, AUTH_COOKIE) : undefined;
+  return Boolean((bearer && tokensMatch(bearer, token)) || (cookie && tokensMatch(cookie, token)));
 }
 
 /**

@@ -16,8 +16,11 @@
 import type { Stats } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import { extname, resolve, sep } from "node:path";
+import { promisify } from "node:util";
+import { brotliCompress, gzip, constants as zlibConstants } from "node:zlib";
 import type { Context } from "hono";
 import { acceptedEncodings, PRECOMPRESSED, type PrecompressedEncoding } from "./contentEncoding.ts";
+import { type FirstRowsParts, injectFirstRows } from "./firstRows.ts";
 
 const CONTENT_TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -51,8 +54,20 @@ const PLACEHOLDER = `<!doctype html>
 </body></html>
 `;
 
+/** Options of {@link createStaticHandler}. */
+export type StaticOptions = {
+  /**
+   * The server-rendered first rows of a thread page (firstRows.ts), or null for none: asked for
+   * every page a browser navigates to; its parts go into `index.html`.
+   */
+  firstRows?: (c: Context, pathname: string) => Promise<FirstRowsParts | null>;
+};
+
 /** A handler for GET/HEAD requests outside /api. */
-export function createStaticHandler(webDist: string): (c: Context) => Promise<Response> {
+export function createStaticHandler(
+  webDist: string,
+  options: StaticOptions = {},
+): (c: Context) => Promise<Response> {
   const root = resolve(webDist);
   return async (c) => {
     const pathname = new URL(c.req.url).pathname;
@@ -85,6 +100,21 @@ export function createStaticHandler(webDist: string): (c: Context) => Promise<Re
     const wantsPage =
       extname(decoded) === "" || (c.req.header("accept") ?? "").includes("text/html");
     if (!wantsPage) return c.text("Not found", 404);
+    const page = options.firstRows ? await pageWithFirstRows(c, root, pathname, options) : null;
+    if (page !== null) {
+      // Made per request, so compressed per request: in zlib's thread pool, at a fast level.
+      const encoding = accepted[0] ?? null;
+      const body = encoding === null ? Buffer.from(page) : await compressPage(page, encoding);
+      return new Response(c.req.method === "HEAD" ? null : body, {
+        headers: {
+          "content-type": "text/html; charset=utf-8",
+          // The page holds thread data: never kept by a cache.
+          "cache-control": "no-store",
+          vary: "Accept-Encoding",
+          ...(encoding === null ? {} : { "content-encoding": encoding }),
+        },
+      });
+    }
     const index = await readRepresentation(resolve(root, "index.html"), accepted);
     return new Response(c.req.method === "HEAD" ? null : (index?.body ?? PLACEHOLDER), {
       headers: {
@@ -94,6 +124,34 @@ export function createStaticHandler(webDist: string): (c: Context) => Promise<Re
       },
     });
   };
+}
+
+/** `index.html` with the thread's first rows, or null (no build, not a thread, no rows). */
+async function pageWithFirstRows(
+  c: Context,
+  root: string,
+  pathname: string,
+  options: StaticOptions,
+): Promise<string | null> {
+  const parts = await options.firstRows?.(c, pathname);
+  if (!parts) return null;
+  let index: string;
+  try {
+    index = await readFile(resolve(root, "index.html"), "utf8");
+  } catch {
+    return null;
+  }
+  return injectFirstRows(index, parts);
+}
+
+const brotli = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/** A page made per request, compressed off the event loop (fast levels: it is sent once). */
+function compressPage(page: string, encoding: PrecompressedEncoding): Promise<Buffer> {
+  return encoding === "br"
+    ? brotli(page, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } })
+    : gzipAsync(page, { level: 6 });
 }
 
 /** A file's bytes as sent: a precompressed variant or the file itself. */

@@ -348,9 +348,20 @@ export const NEWEST_PAGE_PREFETCH_LIMIT = 40;
  * Takes (once) the prefetched detail and newest page of `threadId`, validated like any other
  * response; null when nothing was prefetched for this thread.
  */
-export function takeThreadPrefetch(
-  threadId: string,
-): { detail: Promise<ThreadDetail>; page: Promise<MessagePage> } | null {
+export function takeThreadPrefetch(threadId: string): {
+  detail: Promise<ThreadDetail>;
+  page: Promise<MessagePage>;
+  /** The page was read after the detail (so it is not older than its `lastEventId`). */
+  current: boolean;
+} | null {
+  const embedded = takeEmbeddedThread(threadId);
+  if (embedded !== null) {
+    return {
+      detail: Promise.resolve(embedded.detail),
+      page: Promise.resolve(embedded.page),
+      current: true,
+    };
+  }
   const holder = globalThis as { __threadPrefetch?: ThreadPrefetch };
   const prefetch = holder.__threadPrefetch;
   if (!prefetch || prefetch.threadId !== threadId) return null;
@@ -361,7 +372,34 @@ export function takeThreadPrefetch(
   // The page is awaited together with the detail; keep an early failure from being reported
   // unhandled meanwhile.
   page.catch(() => {});
-  return { detail, page };
+  return { detail, page, current: false };
+}
+
+/** Id of the inert JSON block a thread page carries (apps/server/src/http/firstRows.ts). */
+export const FIRST_ROWS_DATA_ID = "first-rows-data";
+
+/**
+ * Takes (once: the block is removed) the detail and newest page the server embedded in the page
+ * for `threadId`, validated like any response; null when there is none, for another thread, or
+ * when it does not parse (the app then fetches them).
+ */
+function takeEmbeddedThread(threadId: string): { detail: ThreadDetail; page: MessagePage } | null {
+  if (typeof document === "undefined") return null;
+  const block = document.getElementById(FIRST_ROWS_DATA_ID);
+  if (block === null) return null;
+  block.remove();
+  let json: unknown;
+  try {
+    json = JSON.parse(block.textContent ?? "");
+  } catch {
+    return null;
+  }
+  const { threadId: id, detail, page } = (json ?? {}) as Record<string, unknown>;
+  if (id !== threadId) return null;
+  const parsedDetail = ThreadDetailSchema.safeParse(detail);
+  const parsedPage = MessagePageSchema.safeParse(page);
+  if (!parsedDetail.success || !parsedPage.success) return null;
+  return { detail: parsedDetail.data, page: parsedPage.data };
 }
 
 /** URL of the thread's server-sent event stream. */

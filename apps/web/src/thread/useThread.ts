@@ -134,6 +134,8 @@ export function useThread(threadId: string): UseThreadResult {
         // The page may predate the detail's lastEventId, and the stream resumes after it: a
         // message created in between would be missing. A newest page requested now is never
         // older than the detail; fetched after the first paint, and merging it unchanged is a no-op.
+        // A page the server embedded was read after its detail: nothing to catch up.
+        if (prefetched?.current) return;
         cancelResync = requestIdle(() => {
           getMessages(threadId, { limit: PAGE_SIZE }, controller.signal)
             .then((newest) => dispatch({ type: "page.loaded", page: newest, position: "newest" }))
