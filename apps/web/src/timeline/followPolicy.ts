@@ -156,6 +156,21 @@ export function scrollTopToPlace(
   return Math.min(max, Math.max(0, top));
 }
 
+/**
+ * The `scrollTop` that puts `target`'s top `offset` px below the top of `box` (negative: above
+ * it), clamped to the scroll range. A restored place (Back, Forward) is a row and an offset.
+ */
+export function scrollTopToOffset(
+  metrics: ScrollMetrics,
+  box: VerticalBox,
+  target: VerticalBox,
+  offset: number,
+): number {
+  const top = metrics.scrollTop + target.top - box.top - offset;
+  const max = Math.max(0, metrics.scrollHeight - metrics.clientHeight);
+  return Math.min(max, Math.max(0, top));
+}
+
 /** True when all of `target` is inside `box` (to within half a pixel). */
 export function isInsideBox(box: VerticalBox, target: VerticalBox): boolean {
   return target.top >= box.top - 0.5 && target.top + target.height <= box.top + box.height + 0.5;
