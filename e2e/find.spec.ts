@@ -1,8 +1,9 @@
 /**
  * Find in a 2,000-turn thread (issue 23): Ctrl+F opens the app's find bar (a second Ctrl+F while
  * it has focus is left to the browser's own find), a phrase 1,900 turns back is found by the
- * server and highlighted in view (`thread-find-current`) after one `around=` request, stepping
- * wraps both ways, the options search again, Escape returns focus, **Cite match** cites exactly
+ * server and highlighted in view (`thread-find-current`) after one `around=` request, find
+ * starts at the match nearest the view (waiting for later pages when a nearer one may be on
+ * them), stepping wraps both ways, the options search again, Escape returns focus, **Cite match** cites exactly
  * the matched words (its sent chip jumps back to them), a reply that completes while the bar is
  * open joins the count, and on a phone the bar is one line above the composer.
  *
@@ -128,7 +129,7 @@ test("Ctrl+F finds a phrase 1,900 turns back and highlights it in view; Escape r
   await expect(page.locator('article[aria-describedby*="thread-find-match"]')).toHaveCount(0);
 });
 
-test("stepping through matches wraps both ways; match case and whole words search again", async ({
+test("find starts at the match nearest the view; stepping wraps both ways; match case and whole words search again", async ({
   page,
   rig,
 }) => {
@@ -136,13 +137,23 @@ test("stepping through matches wraps both ways; match case and whole words searc
   await openSeeded(page, rig);
   await page.keyboard.press("Control+f");
   await findBox(page).fill("step 199");
-  await expect(count(page)).toHaveText(/^1 of \d+$/);
-  const total = Number((await count(page).textContent())!.split(" of ")[1]);
+  await expect(count(page)).toHaveText(/^\d+ of \d+$/);
+  const [start, total] = (await count(page).textContent())!.split(" of ").map(Number);
   // Answers 199 and 1990-1999.
   expect(total).toBe(11);
+  // The view shows the newest answers: find starts at the newest match (answer 1999), the one
+  // nearest the view, not at the oldest (answer 199, 1,800 turns up).
+  expect(start).toBe(total);
+  const described = page.locator('article[aria-describedby*="thread-find-match"]');
+  await expect(described).toContainText("Answer 1999 looks at");
+  await expect.poll(() => currentInView(page), { timeout: 15_000 }).toBe("step 199");
+  // Past the last match: the first (answer 199).
+  await findBox(page).press("Enter");
+  await expect(count(page)).toHaveText(`1 of ${total}`);
+  await expect(described).toContainText("Answer 199 looks at");
   await expect.poll(() => currentInView(page), { timeout: 15_000 }).toBe("step 199");
   const seen = new Set<string>();
-  for (let i = 2; i <= total; i++) {
+  for (let i = 2; i <= total!; i++) {
     await findBox(page).press("Enter");
     await expect(count(page)).toHaveText(`${i} of ${total}`);
     await expect.poll(() => currentInView(page), { timeout: 15_000 }).toBe("step 199");
@@ -153,18 +164,14 @@ test("stepping through matches wraps both ways; match case and whole words searc
     seen.add(lead ?? "");
   }
   // Every step landed on another answer.
-  expect(seen.size).toBe(total - 1);
+  expect(seen.size).toBe(total! - 1);
   // Past the last match: back to the first (answer 199), and Shift+Enter wraps to the last.
   await findBox(page).press("Enter");
   await expect(count(page)).toHaveText(`1 of ${total}`);
-  await expect(page.locator('article[aria-describedby*="thread-find-match"]')).toContainText(
-    "Answer 199 looks at",
-  );
+  await expect(described).toContainText("Answer 199 looks at");
   await findBox(page).press("Shift+Enter");
   await expect(count(page)).toHaveText(`${total} of ${total}`);
-  await expect(page.locator('article[aria-describedby*="thread-find-match"]')).toContainText(
-    "Answer 1999 looks at",
-  );
+  await expect(described).toContainText("Answer 1999 looks at");
   await page.getByRole("button", { name: "Next match" }).click();
   await expect(count(page)).toHaveText(`1 of ${total}`);
   await expect.poll(() => currentInView(page), { timeout: 15_000 }).toBe("step 199");
@@ -185,36 +192,64 @@ test("stepping through matches wraps both ways; match case and whole words searc
   await expect(count(page)).toHaveText("No matches");
 });
 
-test("further pages load in the background: n of N+ until the last one is in", async ({
+test("further pages load in the background: the start waits for the match nearest the view, then n of N+ until the last page is in", async ({
   page,
   rig,
 }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(90_000);
   await openSeeded(page, rig);
   // Pages after the first wait until the test lets them through (the server answers them).
   let release: () => void = () => {};
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
+  const hold = () =>
+    new Promise<void>((resolve) => {
+      release = resolve;
+    });
+  let gate = hold();
   await page.route(/\/search\?.*cursor=/, async (route) => {
-    await released;
+    await gate;
     await route.continue();
   });
+  const described = page.locator('article[aria-describedby*="thread-find-match"]');
   await page.keyboard.press("Control+f");
-  // Every answer's lead: 2,000 matches, 200 a page.
+  // Every answer's lead: 2,000 matches, 200 a page. The view is at the newest answer, whose lead
+  // is on the last page: the first page is in, and find still waits (no match current).
+  const firstPage = page.waitForResponse((response) => /\/search\?/.test(response.url()));
   await findBox(page).fill("looks at");
-  await expect(count(page)).toHaveText("1 of 200+");
-  await findBox(page).press("Enter");
-  await expect(count(page)).toHaveText("2 of 200+");
+  await firstPage;
+  await expect(count(page)).toHaveText("Searching…");
+  await expect(described).toHaveCount(0);
   release();
-  await expect(count(page)).toHaveText(/^2 of \d{4}$/, { timeout: 20_000 });
+  // Every page in: the newest answer's lead, in view, is current.
+  await expect(count(page)).toHaveText(/^(\d+) of \1$/, { timeout: 20_000 });
   const total = Number((await count(page).textContent())!.split(" of ")[1]);
   expect(total).toBeGreaterThanOrEqual(rig.seededTurns);
-  // Shift+Enter from the first match wraps to the very last one, the newest answer's lead.
-  await findBox(page).press("Shift+Enter");
+  await expect(described).toContainText(`Answer ${rig.seededTurns} looks at`);
+  await expect.poll(() => currentInView(page), { timeout: 15_000 }).toBe("looks at");
+  // Enter wraps to the oldest answer's lead; Shift+Enter back to the newest.
+  await findBox(page).press("Enter");
+  await expect(count(page)).toHaveText(`1 of ${total}`);
+  await expect(described).toContainText("Answer 1 looks at");
+  await expect.poll(() => currentInView(page), { timeout: 15_000 }).toBe("looks at");
   await findBox(page).press("Shift+Enter");
   await expect(count(page)).toHaveText(`${total} of ${total}`);
   await expect.poll(() => currentInView(page), { timeout: 15_000 }).toBe("looks at");
+
+  // From answer 100 (1,900 turns back), the first page holds the nearest match: it is current
+  // at once, and stepping works while the other pages load.
+  await findBox(page).fill('"step 100"');
+  await expect(count(page)).toHaveText("1 of 1");
+  await expect.poll(() => currentInView(page), { timeout: 15_000 }).toBe('"step 100"');
+  gate = hold();
+  await findBox(page).fill("looks at");
+  await expect(count(page)).toHaveText(/^\d+ of 200\+$/);
+  const near = Number((await count(page).textContent())!.split(" of ")[0]);
+  expect(Math.abs(near - 100)).toBeLessThanOrEqual(2);
+  await expect(described).toContainText(`Answer ${near} looks at`);
+  await expect.poll(() => currentInView(page), { timeout: 15_000 }).toBe("looks at");
+  await findBox(page).press("Enter");
+  await expect(count(page)).toHaveText(`${near + 1} of 200+`);
+  release();
+  await expect(count(page)).toHaveText(`${near + 1} of ${total}`, { timeout: 20_000 });
 });
 
 test("a reply completing while the bar is open joins the count; Cite match cites exactly the matched words", async ({
@@ -228,7 +263,10 @@ test("a reply completing while the bar is open joins the count; Cite match cites
   await composer(page).click();
   await page.keyboard.press("Control+f");
   await findBox(page).fill("QUOKKA marmot");
-  // The prompt, then the answer's "You began with `Tell me about the quokka marmot…`".
+  // The prompt, then the answer's "You began with `Tell me about the quokka marmot…`". The view
+  // follows the end: the answer is in view (the prompt above it), so find starts there.
+  await expect(count(page)).toHaveText("2 of 2");
+  await findBox(page).press("Shift+Enter");
   await expect(count(page)).toHaveText("1 of 2");
   const cite = page.getByRole("button", { name: "Cite match" });
   // A match in the user's own message cannot be cited, and says why.
@@ -272,6 +310,9 @@ test("Alt+Shift+Q cites the current match from the find bar; the bar passes axe-
   await expect(page.getByText(DEMO_ANSWER_END)).toBeVisible({ timeout: 30_000 });
   await page.keyboard.press("Control+f");
   await findBox(page).fill("wombat keyword");
+  // Nearest the view: the answer's match (the prompt is above the view); back to the prompt's.
+  await expect(count(page)).toHaveText("2 of 2");
+  await findBox(page).press("Shift+Enter");
   await expect(count(page)).toHaveText("1 of 2");
   // The open bar (a user message's match current: Cite match disabled and described) passes
   // axe-core's WCAG 2 A/AA rules in both colour schemes.

@@ -80,9 +80,9 @@ export async function measureFindSteps(browser: Browser, rig: RigState): Promise
     const box = page.getByRole("textbox", { name: "Find in thread" });
     await box.fill(FIND_STEP_QUERY);
     const count = page.locator("[data-find-count]");
-    // Every page in (no "+"), the first match shown.
+    // Every page in (no "+"), the match nearest the view shown.
     await page.waitForFunction(
-      () => /^1 of \d+$/.test(document.querySelector("[data-find-count]")?.textContent ?? ""),
+      () => /^\d+ of \d+$/.test(document.querySelector("[data-find-count]")?.textContent ?? ""),
       undefined,
       { timeout: 20_000 },
     );

@@ -91,6 +91,7 @@ export function useSelectionPopoverPlacement(
       area: () => withinColumn(areaRef.current?.() ?? null, reference.column()),
       isReferenceGone: reference.isGone,
       presence: reference.textBox,
+      avoid: reference.words,
     });
   }, [elementRef, range, open]);
 }

@@ -20,6 +20,8 @@ export type MouseGesture = {
   y: number;
   /** The press's click count (3 = triple click: nothing longer is coming). */
   detail: number;
+  /** The button that started it: only its release ends the gesture. */
+  button: number;
 };
 
 /** The selection as one range (see selectionRange), or null when nothing is selected. */
@@ -40,6 +42,7 @@ export function startMouseGesture(event: MouseEvent, surface: Element): MouseGes
     x: event.clientX,
     y: event.clientY,
     detail: event.detail,
+    button: event.button,
   };
 }
 

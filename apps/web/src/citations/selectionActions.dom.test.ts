@@ -234,6 +234,35 @@ describe("observeSelectionActions", () => {
     expect(observer.isOpen).toBe(true);
   });
 
+  it("without Pointer Events, a middle-button press and release during a left drag do not end it", () => {
+    observer.dispose();
+    vi.stubGlobal("PointerEvent", undefined);
+    try {
+      observe();
+      const paragraph = surface.querySelector("p")!;
+      const mouse = (type: "mousedown" | "mouseup", button: number, x: number, y: number) =>
+        paragraph.dispatchEvent(
+          new MouseEvent(type, { bubbles: true, cancelable: true, button, clientX: x, clientY: y }),
+        );
+      mouse("mousedown", 0, 5, 5);
+      selectText(text, 0, 6);
+      selectionChanged();
+      // The middle button goes down and up while the left one is still held.
+      mouse("mousedown", 1, 20, 8);
+      mouse("mouseup", 1, 20, 8);
+      expect(opened).toHaveLength(0);
+      selectText(text, 0, 11);
+      selectionChanged();
+      // The left release ends the drag: actions open on its selection, at once.
+      mouse("mouseup", 0, 40, 12);
+      expect(opened).toHaveLength(1);
+      expect(opened[0]!.range.toString()).toBe("Select some");
+      expect(opened[0]!.anchor).toEqual({ x: 40, y: 12 });
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
   it("a new press inside the surface dismisses and starts a new gesture", () => {
     dragSelect(7, 11);
     dragSelect(12, 17, 70, 20);

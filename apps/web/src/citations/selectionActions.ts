@@ -193,6 +193,9 @@ export function observeSelectionActions(
 
   const onPointerDown = (event: MouseEvent) => {
     if (isInToolbar(event.target)) return;
+    // Without Pointer Events, another button pressed during a gesture (a middle click while
+    // dragging) fires its own mousedown: it is part of the gesture, not a new one.
+    if (mouseGesture !== null && event.button !== mouseGesture.button) return;
     cancelPending();
     dismiss();
     const pointerType = (event as Partial<PointerEvent>).pointerType ?? "mouse";
@@ -208,6 +211,8 @@ export function observeSelectionActions(
   const onPointerUp = (event: MouseEvent) => {
     const gesture = mouseGesture;
     if (gesture === null) return;
+    // Another button's release (its own mouseup without Pointer Events) does not end the drag.
+    if (event.button !== gesture.button) return;
     mouseGesture = null;
     releasedRange = selectedRange(view?.getSelection() ?? null)?.cloneRange() ?? null;
     if (!gesture.inside || gesture.onControl || event.button !== 0) return;

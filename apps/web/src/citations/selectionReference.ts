@@ -2,12 +2,16 @@
  * What a selection popover (the toolbar, the "cannot cite" hint) is placed beside: a Floating UI
  * virtual element that follows the selected text as the page scrolls. Needs a live DOM range.
  *
- * - Mouse: the last line of the selected text (from the selection's rectangles), at the release
- *   point's x clamped into that line, moved with the text as it scrolls. So the popover never
- *   covers selected lines (a triple click's release lies mid-paragraph), and a drag released
- *   outside the thread (over the composer) still places it by the text.
- * - Keyboard (and script): the end of the selected text (a caret-sized box at its end point;
- *   a range's last client rect may belong to another row, as rows are not in visual order).
+ * Vertically the reference always spans the whole selected text, from its first line's top to
+ * its last line's bottom: the popover goes below the last line, or, flipped, above the first
+ * one, never over selected lines (flipped above the last line only, it covered the lines before
+ * it when a drag was released low in the view, over the composer). Horizontally:
+ *
+ * - Mouse: the release point's x clamped into the last line of the selected text (from the
+ *   selection's rectangles), moved with the text as it scrolls (a triple click's release lies
+ *   mid-paragraph; a drag released outside the thread still places it by the text).
+ * - Keyboard (and script): the end of the selected text (its end point's caret box; a range's
+ *   last client rect may belong to another row, as rows are not in visual order).
  * - Touch: the whole selected text, so a popover below it leaves the space above, where the
  *   native selection menu appears, free.
  */
@@ -26,6 +30,8 @@ export type SelectionReference = VirtualElement & {
   isGone(): boolean;
   textBox(): { x: number; y: number; width: number; height: number };
   column(): Element | null;
+  /** The boxes of the selected words (lines of text), which the popover must not cover. */
+  words(): { x: number; y: number; width: number; height: number }[];
 };
 
 const EMPTY = { x: 0, y: 0, width: 0, height: 0 };
@@ -57,6 +63,23 @@ function lastLineOf(range: Range) {
   return boundsOf(range);
 }
 
+/** The top of the selected text: the highest of its non-empty rectangles (null: none). */
+function firstTextTop(range: Range): number | null {
+  const rects = typeof range.getClientRects === "function" ? [...range.getClientRects()] : [];
+  let top: number | null = null;
+  for (const rect of rects) {
+    if (rect.width < 1 || rect.height < 1) continue;
+    if (top === null || rect.top < top) top = rect.top;
+  }
+  return top;
+}
+
+/** `box` stretched upwards to `top` (the first line of the selected text), when that is higher. */
+function fromTop(box: { x: number; y: number; width: number; height: number }, top: number | null) {
+  if (top === null || top >= box.y) return box;
+  return { ...box, y: top, height: box.y + box.height - top };
+}
+
 /**
  * The selection's last line of text: of its non-empty rectangles, the lowest; among those
  * ending there, the shortest (a fully selected block also reports its whole box).
@@ -75,6 +98,40 @@ function lastTextLine(range: Range) {
     }
   }
   return line;
+}
+
+/**
+ * The line boxes of the text a range selects: each text node's selected part, line by line
+ * (a range's own rectangles also hold the whole boxes of fully selected elements, which are wider
+ * than their words).
+ */
+function wordBoxes(range: Range): { x: number; y: number; width: number; height: number }[] {
+  const root = range.commonAncestorContainer;
+  const doc = root.ownerDocument;
+  if (doc === null || typeof range.getClientRects !== "function") return [];
+  const boxes: { x: number; y: number; width: number; height: number }[] = [];
+  const part = doc.createRange();
+  const add = (text: Text) => {
+    const start = text === range.startContainer ? range.startOffset : 0;
+    const end = text === range.endContainer ? range.endOffset : text.length;
+    if (end <= start) return;
+    part.setStart(text, start);
+    part.setEnd(text, end);
+    for (const line of part.getClientRects()) {
+      if (line.width >= 1 && line.height >= 1) {
+        boxes.push({ x: line.x, y: line.y, width: line.width, height: line.height });
+      }
+    }
+  };
+  if (root.nodeType === Node.TEXT_NODE) {
+    add(root as Text);
+    return boxes;
+  }
+  const walker = doc.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+    if (range.intersectsNode(node)) add(node as Text);
+  }
+  return boxes;
 }
 
 function rect({
@@ -108,14 +165,15 @@ export function selectionReference(range: Range, open: SelectionActionsOpen): Se
         const y = anchor.y + (now.y - start.y);
         return { x, y: y - POINTER_LINE / 2, width: 0, height: POINTER_LINE };
       }
-      return {
+      const lastLine = {
         x: Math.min(Math.max(x, line.left), line.right),
         y: line.y,
         width: 0,
         height: line.height,
       };
+      return fromTop(lastLine, firstTextTop(range));
     }
-    return open.input === "touch" ? boundsOf(range) : endOf(range);
+    return open.input === "touch" ? boundsOf(range) : fromTop(endOf(range), firstTextTop(range));
   };
   const columnElement = contextElement?.closest("[data-assistant-citation-source]") ?? null;
   return {
@@ -124,5 +182,6 @@ export function selectionReference(range: Range, open: SelectionActionsOpen): Se
     isGone,
     textBox: () => boundsOf(range),
     column: () => (columnElement?.isConnected ? columnElement : null),
+    words: () => (isGone() ? [] : wordBoxes(range)),
   };
 }

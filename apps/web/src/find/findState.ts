@@ -8,7 +8,9 @@
  * Rules:
  * - Every new search (query, options, or a refresh after a message completed) gets a new
  *   `searchId`; pages of an older search are ignored, so a slow answer never overwrites a newer one.
- * - The first page makes the first match current. Later pages are appended in the background.
+ * - A search starts at the match nearest the view it was started from (`findOrigin.ts`): the
+ *   first page that settles it makes that match current (until then the count says
+ *   "Searching…"); without an origin, the first match. Later pages are appended in the background.
  * - Next on the last loaded match while more pages exist waits for the next page (the step is
  *   applied when it lands) instead of wrapping; Previous on the first match waits for the last
  *   page. With every page loaded, both wrap.
@@ -16,6 +18,7 @@
  *   then swaps them in at once and keeps the same match current when it is still there.
  */
 import type { ThreadSearchMatch } from "@app/protocol";
+import { type FindOrigin, startIndex } from "./findOrigin.ts";
 import { DEFAULT_FIND_OPTIONS, type FindOptions } from "./textMatches.ts";
 
 /** One match: a range of one message's rendered-text stream. */
@@ -47,8 +50,13 @@ export type FindState = {
   nextCursor: string | null;
   /** Index into `matches`, or -1. */
   current: number;
-  /** A step waiting for more pages: "next" (past the last loaded) or "last" (wrap backwards). */
-  pendingStep: "next" | "last" | null;
+  /**
+   * A step waiting for more pages: "next" (past the last loaded), "last" (wrap backwards) or
+   * "nearest" (the start, until the pages settle which match is nearest the view).
+   */
+  pendingStep: "next" | "last" | "nearest" | null;
+  /** The view the search started from (null: start at the first match). */
+  origin: FindOrigin | null;
   /** A refresh in progress: its pages, swapped in once complete. */
   staged: Gathered | null;
   error: string | null;
@@ -56,8 +64,8 @@ export type FindState = {
 
 /** Everything that changes a {@link FindState}. */
 export type FindAction =
-  | { type: "query"; query: string }
-  | { type: "options"; options: FindOptions }
+  | { type: "query"; query: string; origin?: FindOrigin | null }
+  | { type: "options"; options: FindOptions; origin?: FindOrigin | null }
   /** Search again with the same query (a message completed). */
   | { type: "refresh" }
   | {
@@ -90,6 +98,7 @@ export function createFindState(options: FindOptions = DEFAULT_FIND_OPTIONS): Fi
     nextCursor: null,
     current: -1,
     pendingStep: null,
+    origin: null,
     staged: null,
     error: null,
   };
@@ -111,17 +120,27 @@ export function sameMatch(a: FindMatch, b: FindMatch): boolean {
   return a.messageId === b.messageId && a.start === b.start && a.end === b.end;
 }
 
-function startSearch(state: FindState, query: string, options: FindOptions): FindState {
+function startSearch(
+  state: FindState,
+  query: string,
+  options: FindOptions,
+  origin: FindOrigin | null = null,
+): FindState {
   return {
     ...createFindState(options),
     query,
     searchId: state.searchId + 1,
     phase: query === "" ? "idle" : "searching",
+    origin,
   };
 }
 
 /** Applies a step that waited for pages, once they allow it. */
 function settlePendingStep(state: FindState): FindState {
+  if (state.pendingStep === "nearest") {
+    const start = startIndex(state.matches, state.origin, state.nextCursor === null);
+    return start === null ? state : { ...state, pendingStep: null, current: start };
+  }
   if (state.pendingStep === "last" && state.nextCursor === null) {
     return { ...state, pendingStep: null, current: state.matches.length - 1 };
   }
@@ -151,7 +170,9 @@ function receivePage(state: FindState, action: Extract<FindAction, { type: "page
         ? -1
         : kept !== -1
           ? kept
-          : Math.min(Math.max(state.current, 0), staged.matches.length - 1);
+          : state.current === -1
+            ? (startIndex(staged.matches, state.origin, true) ?? 0)
+            : Math.min(state.current, staged.matches.length - 1);
     return {
       ...state,
       phase: "ready",
@@ -166,13 +187,14 @@ function receivePage(state: FindState, action: Extract<FindAction, { type: "page
   // Every page is in: nothing was asked for.
   if (state.phase === "ready" && state.nextCursor === null) return state;
   const matches = [...state.matches, ...flat];
+  // The start waits for the match nearest the view (a first page may also be empty).
+  const starting = state.current === -1 && state.pendingStep === null && matches.length > 0;
   return settlePendingStep({
     ...state,
     phase: "ready",
     matches,
     nextCursor: action.nextCursor,
-    // The first match becomes current as soon as there is one (a first page may be empty).
-    current: state.current === -1 && matches.length > 0 ? 0 : state.current,
+    pendingStep: starting ? "nearest" : state.pendingStep,
     error: null,
   });
 }
@@ -183,12 +205,12 @@ export function findReducer(state: FindState, action: FindAction): FindState {
     case "query":
       return action.query === state.query && state.phase !== "idle"
         ? state
-        : startSearch(state, action.query, state.options);
+        : startSearch(state, action.query, state.options, action.origin ?? null);
     case "options":
       return action.options.matchCase === state.options.matchCase &&
         action.options.wholeWords === state.options.wholeWords
         ? state
-        : startSearch(state, state.query, action.options);
+        : startSearch(state, state.query, action.options, action.origin ?? null);
     case "refresh":
       if (state.query === "" || state.phase === "idle") return state;
       if (state.phase !== "ready") return startSearch(state, state.query, state.options);
@@ -278,6 +300,7 @@ export function countText(state: FindState): string {
   if (state.phase === "failed") return "Search failed";
   const count = state.matches.length;
   if (count === 0) return "No matches";
+  if (state.current === -1) return "Searching…";
   const more = state.nextCursor !== null ? "+" : "";
   return `${state.current + 1} of ${count}${more}`;
 }

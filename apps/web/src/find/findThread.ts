@@ -8,8 +8,11 @@ import type { Message } from "@app/protocol";
 /** The part of the thread's state the find bar reads (thread/threadStore.ts `ThreadState`). */
 export type FindThreadState = {
   messagesById: ReadonlyMap<string, Pick<Message, "id" | "status">>;
-  /** Loaded ranges of history, oldest first; the last one is the newest. */
-  ranges: readonly { ids: readonly string[] }[];
+  /**
+   * Loaded ranges of history, oldest first; the last one is the newest. `hasOlder` / `hasNewer`:
+   * whether messages exist before / after it (unknown when absent).
+   */
+  ranges: readonly { ids: readonly string[]; hasOlder?: boolean; hasNewer?: boolean }[];
 };
 
 /** True when the message is in a loaded range of history (so no `around=` is needed). */

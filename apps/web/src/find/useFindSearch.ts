@@ -6,6 +6,7 @@
  */
 import { type ActionDispatch, useEffect, useRef } from "react";
 import { searchThread } from "../api/client.ts";
+import type { FindOrigin } from "./findOrigin.ts";
 import { type FindAction, type FindState, pageToFetch } from "./findState.ts";
 
 /** Typing settles this long before a search starts. */
@@ -24,6 +25,8 @@ export type UseFindSearchOptions = {
   liveKey: string;
   find: FindState;
   dispatch: ActionDispatch<[action: FindAction]>;
+  /** The view as a search starts (find starts at the match nearest it). */
+  originOf(): FindOrigin | null;
 };
 
 /** See the module doc. */
@@ -34,15 +37,27 @@ export function useFindSearch({
   liveKey,
   find,
   dispatch,
+  originOf,
 }: UseFindSearchOptions): void {
   const latestFind = useRef(find);
   latestFind.current = find;
+  const latestOriginOf = useRef(originOf);
+  latestOriginOf.current = originOf;
 
   // Typing settles into a search; an empty box clears at once.
   useEffect(() => {
     if (!open) return;
     const timer = setTimeout(
-      () => dispatch({ type: "query", query: input }),
+      () => {
+        // Only a new query reads the view (the same query again changes nothing).
+        const state = latestFind.current;
+        const fresh = input !== state.query || state.phase === "idle";
+        dispatch({
+          type: "query",
+          query: input,
+          ...(fresh ? { origin: latestOriginOf.current() } : {}),
+        });
+      },
       input === "" ? 0 : FIND_DEBOUNCE_MS,
     );
     return () => clearTimeout(timer);

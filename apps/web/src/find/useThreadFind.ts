@@ -22,6 +22,7 @@ import type { CiteRange } from "../citations/useAssistantSelectionToolbar.tsx";
 import type { TimelineHandle } from "../timeline/Timeline.tsx";
 import { clearFindHighlights, describeMatchRow } from "./findHighlights.ts";
 import { type FindJumpOutcome, jumpToMatch } from "./findJump.ts";
+import { type FindOrigin, findOriginOf } from "./findOrigin.ts";
 import { onFindRequest, takeFindRequest } from "./findRequest.ts";
 import {
   countText,
@@ -102,6 +103,23 @@ export function useThreadFind(options: UseThreadFindOptions): ThreadFind {
   const latest = useRef({ options, find, input });
   latest.current = { options, find, input };
 
+  // The view as a search starts: the messages in view and the range of history they are in.
+  const originOf = useCallback((): FindOrigin | null => {
+    const scroller = timelineRef.current?.getScrollElement() ?? null;
+    if (scroller === null) return null;
+    const box = scroller.getBoundingClientRect();
+    const inView: string[] = [];
+    for (const row of scroller.querySelectorAll<HTMLElement>("[data-message-id]")) {
+      const rect = row.getBoundingClientRect();
+      if (rect.height > 0 && rect.bottom > box.top && rect.top < box.bottom) {
+        inView.push(row.getAttribute("data-message-id") ?? "");
+      }
+    }
+    const { ranges } = latest.current.options.thread.state;
+    const range = ranges.find((candidate) => inView.some((id) => candidate.ids.includes(id)));
+    return range === undefined ? null : findOriginOf(range, inView);
+  }, [timelineRef]);
+
   useFindSearch({
     threadId,
     open,
@@ -109,6 +127,7 @@ export function useThreadFind(options: UseThreadFindOptions): ThreadFind {
     liveKey: liveKeyOf(options.thread.state),
     find,
     dispatch,
+    originOf,
   });
 
   const match = open ? currentMatch(find) : null;
@@ -233,17 +252,18 @@ export function useThreadFind(options: UseThreadFindOptions): ThreadFind {
     (backwards: boolean) => {
       const { find: state, input: typed } = latest.current;
       if (typed !== state.query || state.phase === "idle") {
-        dispatch({ type: "query", query: typed });
+        dispatch({ type: "query", query: typed, origin: originOf() });
         return;
       }
       if (backwards) previous();
       else next();
     },
-    [next, previous],
+    [next, previous, originOf],
   );
-  const setOptions = useCallback((options: FindOptions) => {
-    dispatch({ type: "options", options });
-  }, []);
+  const setOptions = useCallback(
+    (options: FindOptions) => dispatch({ type: "options", options, origin: originOf() }),
+    [originOf],
+  );
 
   const citeMatch = useCallback(
     (how: CiteInput) => {

@@ -153,11 +153,10 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
     threadId,
     ready: load.status === "ready",
     surfaceRef,
-    getScrollElement,
+    timelineRef,
     isLoaded,
     loadAround,
     showMessage,
-    placeMessage,
   });
 
   const { onLoadOlder, onLoadNewer } = useEdgeLoading(view.range, target.positioning, loadEdge);

@@ -26,6 +26,7 @@ const timeline: TimelineHandle = {
   holdFollowing: vi.fn(),
   revealRange: vi.fn(),
   placeMessage: vi.fn(() => false),
+  placeMessageAt: vi.fn(() => false),
   getScrollElement: () => null,
 };
 

@@ -28,6 +28,7 @@ const eventArb: fc.Arbitrary<FollowEvent> = fc.oneof(
     type: fc.constant("scrolled" as const),
     atEnd: fc.boolean(),
     movedUp: fc.boolean(),
+    byReader: fc.boolean(),
   }),
   fc.constant({ type: "fold" as const }),
   fc.constant({ type: "hold" as const }),
@@ -76,8 +77,18 @@ describe("followReducer", () => {
     for (const stop of ["select", "scroll-away", "fold", "hold"] as const) {
       const stopped = followReducer(initialFollowState(false), { type: stop });
       expect(stopped.following).toBe(false);
-      expect(followReducer(stopped, { type: "scrolled", atEnd: false }).following).toBe(false);
-      expect(followReducer(stopped, { type: "scrolled", atEnd: true }).following).toBe(true);
+      expect(
+        followReducer(stopped, { type: "scrolled", atEnd: false, byReader: true }).following,
+      ).toBe(false);
+      expect(
+        followReducer(stopped, { type: "scrolled", atEnd: true, byReader: true }).following,
+      ).toBe(true);
+      // Brought to the end by anything but the reader (a tool scrolling a button into view, the
+      // list settling): following stays off, so nothing pins the rows under the next click.
+      expect(followReducer(stopped, { type: "scrolled", atEnd: true }).following).toBe(false);
+      expect(
+        followReducer(stopped, { type: "scrolled", atEnd: true, byReader: false }).following,
+      ).toBe(false);
       expect(followReducer(stopped, { type: "follow" }).following).toBe(true);
     }
   });

@@ -52,9 +52,11 @@ export type FollowEvent =
   | { type: "scroll-away" }
   /**
    * The scroller moved; `atEnd` is where it is now, `movedUp` whether it moved towards older
-   * messages (a scrollbar, keys on the page, assistive technology: input we do not see).
+   * messages (a scrollbar, keys on the page, assistive technology: input we do not see),
+   * `byReader` whether the reader's own input moved it (a press held, or their wheel, key or
+   * press a moment ago).
    */
-  | { type: "scrolled"; atEnd: boolean; movedUp?: boolean }
+  | { type: "scrolled"; atEnd: boolean; movedUp?: boolean; byReader?: boolean }
   /** A fold opened or closed under the reader (a turn's updates, a long message). */
   | { type: "fold" }
   /** A citation jump took the reader elsewhere. */
@@ -87,8 +89,10 @@ export function followReducer(state: FollowState, event: FollowEvent): FollowSta
       // Moved up and away from the end: the reader left it, whatever input they used. (Growth
       // at the end never moves the view up; rows above shrinking keep it at the end.)
       if (state.following && event.movedUp && !event.atEnd) return { ...state, following: false };
-      // Back at the very end by the reader's own scrolling (never while a button is held).
-      return event.atEnd && !state.following && !state.pressed
+      // Back at the very end by the reader's own scrolling (never while a button is held). A
+      // view brought there by anything else (a script or a tool scrolling a control into view,
+      // the list settling) does not follow: pinned, it moved the rows under the next click.
+      return event.atEnd && event.byReader === true && !state.following && !state.pressed
         ? { ...state, following: true }
         : state;
     case "follow":
@@ -152,6 +156,21 @@ export function scrollTopToPlace(
 ): number {
   const wantedTop = box.top + viewPosition * Math.max(0, box.height - target.height);
   const top = metrics.scrollTop + target.top - wantedTop;
+  const max = Math.max(0, metrics.scrollHeight - metrics.clientHeight);
+  return Math.min(max, Math.max(0, top));
+}
+
+/**
+ * The `scrollTop` that puts `target`'s top `offset` px below the top of `box` (negative: above
+ * it), clamped to the scroll range. A restored place (Back, Forward) is a row and an offset.
+ */
+export function scrollTopToOffset(
+  metrics: ScrollMetrics,
+  box: VerticalBox,
+  target: VerticalBox,
+  offset: number,
+): number {
+  const top = metrics.scrollTop + target.top - box.top - offset;
   const max = Math.max(0, metrics.scrollHeight - metrics.clientHeight);
   return Math.min(max, Math.max(0, top));
 }

@@ -10,7 +10,12 @@ import { type Ref, type RefObject, useEffect, useImperativeHandle, useRef } from
 import { JUMP_VIEW_POSITION } from "../citations/jumpPlacement.ts";
 import type { FollowEvent } from "./followPolicy.ts";
 import { foldedTurnOf, type TimelineRow } from "./timelineRows.ts";
-import { placeMountedRow, type RevealRangeOptions, scrollRangeIntoView } from "./timelineScroll.ts";
+import {
+  placeMountedRow,
+  placeMountedRowAt,
+  type RevealRangeOptions,
+  scrollRangeIntoView,
+} from "./timelineScroll.ts";
 
 /** Imperative API for callers that need to bring a message into view (citation navigation). */
 export type TimelineHandle = {
@@ -37,6 +42,11 @@ export type TimelineHandle = {
    * when the row is not mounted.
    */
   placeMessage(messageId: string, viewPosition: number): boolean;
+  /**
+   * Puts a mounted message row's top `offset` px below the view's top (negative: above it) at
+   * once (Back and Forward restoring a reader's place); false when the row is not mounted.
+   */
+  placeMessageAt(messageId: string, offset: number): boolean;
   /**
    * Stops following a streaming reply until the reader scrolls back to the end or sends: a
    * citation jump has taken them elsewhere.
@@ -108,6 +118,9 @@ export function useTimelineHandle(
       },
       placeMessage(messageId, viewPosition) {
         return placeMountedRow(getScroller(), messageId, viewPosition);
+      },
+      placeMessageAt(messageId, offset) {
+        return placeMountedRowAt(getScroller(), messageId, offset);
       },
       getScrollElement() {
         return getScroller();

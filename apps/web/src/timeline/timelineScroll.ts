@@ -3,7 +3,7 @@
  * imports this module (README.md: which modules may scroll); everyone else asks the timeline
  * through its handle.
  */
-import { isInsideBox, isOutOfBox, scrollTopToPlace } from "./followPolicy.ts";
+import { isInsideBox, isOutOfBox, scrollTopToOffset, scrollTopToPlace } from "./followPolicy.ts";
 
 /** Where cited text goes in the view: a third down, as a reader expects. */
 const RANGE_VIEW_POSITION = 1 / 3;
@@ -62,5 +62,23 @@ export function placeMountedRow(
     viewPosition,
   );
   scroller.scrollTo({ top, behavior: "instant" });
+  return true;
+}
+
+/**
+ * Puts a mounted message row's top `offset` px below the view's top (negative: above it) at once,
+ * unless it is already there (to half a pixel); false when the row is not mounted.
+ */
+export function placeMountedRowAt(
+  scroller: HTMLElement | null,
+  messageId: string,
+  offset: number,
+): boolean {
+  const row = scroller?.querySelector(`[data-message-id="${CSS.escape(messageId)}"]`);
+  if (!scroller || !row) return false;
+  const box = scroller.getBoundingClientRect();
+  const rect = row.getBoundingClientRect();
+  if (Math.abs(rect.top - box.top - offset) <= 0.5) return true;
+  scroller.scrollTo({ top: scrollTopToOffset(scroller, box, rect, offset), behavior: "instant" });
   return true;
 }

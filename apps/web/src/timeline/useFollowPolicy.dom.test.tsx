@@ -94,7 +94,7 @@ describe("useFollowPolicy", () => {
     expect(root).not.toHaveAttribute("data-following");
   });
 
-  it("a session opened at a placed message does not follow; a jump (hold) stops following", () => {
+  it("a session opened at a placed message does not follow; a jump (hold) stops following until the reader scrolls back", () => {
     const placed = render(<Harness placed />);
     expect(placed.container.querySelector("section")).not.toHaveAttribute("data-following");
     placed.unmount();
@@ -104,6 +104,13 @@ describe("useFollowPolicy", () => {
     expect(root).not.toHaveAttribute("data-following");
     scrollTo(getByTestId("scroller"), 400);
     expect(root).not.toHaveAttribute("data-following");
+    // Back at the end with no input of the reader's (a tool scrolling a control into view):
+    // still held, so nothing pins the rows under their next click.
+    scrollTo(getByTestId("scroller"), 0);
+    expect(root).not.toHaveAttribute("data-following");
+    // Their own scrolling back to the end follows again.
+    scrollTo(getByTestId("scroller"), 400);
+    fireEvent.wheel(getByTestId("scroller"), { deltaY: 40 });
     scrollTo(getByTestId("scroller"), 0);
     expect(root).toHaveAttribute("data-following");
   });

@@ -143,7 +143,7 @@ export function useFollowPolicy(
       lastScrollTop = scroller.scrollTop;
       lastScrollHeight = scroller.scrollHeight;
       const movedUp = movedBy > 1 && (byReader || movedBy > scroller.clientHeight / 2);
-      dispatch({ type: "scrolled", atEnd: atEndNow, movedUp });
+      dispatch({ type: "scrolled", atEnd: atEndNow, movedUp, byReader });
       // A small move up with no input we saw and no layout change: a script (it leaves the
       // end), or the list's own correction for rows above measured smaller, whose new content
       // height lands a frame later on a busy machine (CI: the follow stopped and a first reply

@@ -47,9 +47,16 @@ export function useStickToEnd(
       resized?.();
     };
     const observer = new ResizeObserver(pinIfNeeded);
-    // Row DOM changes: one check in the next frame, after the browser laid them out.
+    // Row DOM changes (a streamed chunk): one check at once, in the same task as the change, so
+    // no frame (nor a script reading the page) sees the newest line below the view; and one in
+    // the next frame, for what the list re-positions before painting.
     let frame: number | null = null;
     const rowsChanged = new MutationObserver(() => {
+      const { getScroller: scrollerOf, shouldPin: pin } = latest.current;
+      const scroller = scrollerOf();
+      if (scroller !== null && pin() && !isAtEnd(scroller, 0)) {
+        scroller.scrollTop = scroller.scrollHeight - scroller.clientHeight;
+      }
       if (frame !== null) return;
       frame = requestAnimationFrame(() => {
         frame = null;

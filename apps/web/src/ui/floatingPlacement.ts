@@ -3,7 +3,9 @@
  * point) with Floating UI: on the preferred side, flipped to the other side when it does not
  * fit, shifted along both axes so it never leaves its area, and re-placed whenever anything
  * scrolls or resizes. The area is the viewport, narrowed by an optional boundary (the timeline
- * above the composer, so a popover never covers the composer). Needs a live DOM.
+ * above the composer, so a popover never covers the composer). A popover may also name boxes it
+ * must not cover (a selection's words): when the side picked would cover one, it moves to a
+ * clear spot of its area (`clearSpot.ts`), if there is one. Needs a live DOM.
  */
 import {
   autoUpdate,
@@ -15,6 +17,7 @@ import {
   shift,
   type VirtualElement,
 } from "@floating-ui/dom";
+import { clearSpot, coversNone } from "./clearSpot.ts";
 
 /** Space kept between a popover and the edges of its area, in CSS pixels. */
 export const FLOATING_MARGIN = 8;
@@ -43,6 +46,11 @@ export type FloatingPlacementOptions = {
    * popover passes the selected text, so a pointer released off the area does not hide it.
    */
   presence?(): Rect;
+  /**
+   * Boxes the popover must not cover (a selection's lines of text), read when the side picked
+   * would cover one; the popover then moves to a clear spot of its area, if any.
+   */
+  avoid?(): readonly Rect[];
   /** Called after each placement (tests and callers that record the side). */
   onPlaced?(placed: { x: number; y: number; placement: Placement; hidden: boolean }): void;
 };
@@ -84,9 +92,11 @@ export function keepFloatingPlaced(
         flip({ boundary, padding: FLOATING_MARGIN }),
         shift({ boundary, padding: FLOATING_MARGIN, crossAxis: true }),
       ],
-    }).then(({ x, y, placement }) => {
+    }).then((placed) => {
       if (disposed) return;
       const hidden = gone || outside;
+      const { x, y } = hidden ? placed : clearOf(placed, floating, area, options);
+      const { placement } = placed;
       floating.style.left = `${Math.round(x)}px`;
       floating.style.top = `${Math.round(y)}px`;
       floating.style.visibility = hidden ? "hidden" : "";
@@ -99,6 +109,36 @@ export function keepFloatingPlaced(
     disposed = true;
     stop();
   };
+}
+
+/** Space kept between a popover moved to a clear spot and the boxes it avoids (CSS pixels). */
+const AVOID_GAP = 4;
+
+/** `placed`, or a clear spot of the area when `placed` covers a box the popover must avoid. */
+function clearOf(
+  placed: { x: number; y: number },
+  floating: HTMLElement,
+  area: Rect | null,
+  options: FloatingPlacementOptions,
+): { x: number; y: number } {
+  if (options.avoid === undefined) return placed;
+  const size = { width: floating.offsetWidth, height: floating.offsetHeight };
+  const avoid = options.avoid();
+  if (coversNone({ ...placed, ...size }, avoid)) return placed;
+  const view = floating.ownerDocument.defaultView;
+  const bounds = area ?? {
+    x: 0,
+    y: 0,
+    width: view?.innerWidth ?? 0,
+    height: view?.innerHeight ?? 0,
+  };
+  const inner = {
+    x: bounds.x + FLOATING_MARGIN,
+    y: bounds.y + FLOATING_MARGIN,
+    width: bounds.width - 2 * FLOATING_MARGIN,
+    height: bounds.height - 2 * FLOATING_MARGIN,
+  };
+  return clearSpot(inner, size, avoid, placed.x, AVOID_GAP) ?? placed;
 }
 
 /** The on-screen rect of `element`, or null when it is not in the document. */
