@@ -108,7 +108,7 @@ const browser = await chromium.launch({ executablePath: "/usr/bin/chromium" });
 const page = await (await browser.newContext({ bypassCSP: true })).newPage();
 // The web's stream module, bundled for the page (the app does not expose it).
 const bundled = await build({
-  entryPoints: [join(import.meta.dirname, "../../web/src/citations/renderedTextStream.ts")],
+  entryPoints: [join(import.meta.dirname, "../../web/src/renderedText/renderedTextStream.ts")],
   bundle: true,
   format: "iife",
   globalName: "RTS",

@@ -1,6 +1,6 @@
 /**
  * The rendered text of a chat message computed from its Markdown, without a DOM: what
- * apps/web/src/citations/renderedTextStream.ts reads from the message body the web renders (the
+ * apps/web/src/renderedText/renderedTextStream.ts reads from the message body the web renders (the
  * `text` of its stream), so the server can index it and search it with the browser's offsets.
  *
  * The tree is the one the web renders (`splitMarkdownBlocks`, then `parseSafeMarkdown` per

@@ -1,6 +1,6 @@
 /**
  * The tag tables of the rendered-text stream (DESIGN.md section 6), shared by the two readers of
- * rendered text: apps/web/src/citations/renderedTextStream.ts walks a live DOM with them (tags
+ * rendered text: apps/web/src/renderedText/renderedTextStream.ts walks a live DOM with them (tags
  * are its fallback when no computed style is available), and `renderedText.ts` here walks the
  * hast tree the web renders. One table each, so find, search and citation offsets agree.
  */

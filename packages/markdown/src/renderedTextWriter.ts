@@ -1,6 +1,6 @@
 /**
  * The separator and whitespace rules of the rendered-text stream (DESIGN.md section 6), in one
- * writer both readers of rendered text use: apps/web/src/citations/renderedTextStream.ts feeds it
+ * writer both readers of rendered text use: apps/web/src/renderedText/renderedTextStream.ts feeds it
  * the text nodes of a live DOM and records a segment per piece (its offset maps), and
  * `renderedText.ts` here feeds it the hast tree the web renders and records nothing. The writer is
  * generic over where a piece comes from (`S`: a DOM `Text` node, or nothing) and over where it is

@@ -11,7 +11,7 @@ import { AssistantCitationChip } from "./AssistantCitationChip.tsx";
 import {
   AssistantCitationNavigationContext,
   readAssistantCitationActivation,
-} from "./assistantCitationNavigation.ts";
+} from "./navigation/assistantCitationNavigation.ts";
 
 // Ids that need encoding in the chip's href.
 const citation = citationFixture({

@@ -1,12 +1,16 @@
 import type { AssistantCitation } from "@app/citations";
 import { type MouseEvent, useContext, useId, useState } from "react";
+import { chipComment, citationChipText } from "./citationChipText.ts";
+import { useCitationHoverMark } from "./citationHoverMark.ts";
 import {
   AssistantCitationNavigationContext,
   assistantCitationUrl,
-} from "./assistantCitationNavigation.ts";
-import { chipComment, citationChipText } from "./citationChipText.ts";
-import { useCitationHoverMark } from "./citationHoverMark.ts";
-import { CitationHereContext, citationScope, citationScopeLabel } from "./citationScope.ts";
+} from "./navigation/assistantCitationNavigation.ts";
+import {
+  CitationHereContext,
+  citationScope,
+  citationScopeLabel,
+} from "./navigation/citationScope.ts";
 
 /** Props of {@link AssistantCitationChip}. */
 export type AssistantCitationChipProps = {

@@ -7,7 +7,7 @@
 import type { AssistantCitation } from "@app/citations";
 import { useMemo } from "react";
 import { supportsHighlightApi } from "../ui/highlightApi.ts";
-import { resolveAssistantCitationRange } from "./resolveAssistantCitationRange.ts";
+import { resolveAssistantCitationRange } from "./navigation/resolveAssistantCitationRange.ts";
 
 /** The highlight name of hover marks in `CSS.highlights`. */
 export const ASSISTANT_CITATION_HOVER_HIGHLIGHT = "assistant-citation-hover";

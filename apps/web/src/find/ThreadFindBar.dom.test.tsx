@@ -1,7 +1,7 @@
 import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { useRef } from "react";
 import { afterEach, describe, expect, it } from "vitest";
-import type { CiteRange } from "../citations/useAssistantSelectionToolbar.tsx";
+import type { CiteRange } from "../citations/selection/useAssistantSelectionToolbar.tsx";
 import type { TimelineHandle } from "../timeline/Timeline.tsx";
 import { ThreadFindBar } from "./ThreadFindBar.tsx";
 import { useThreadFind } from "./useThreadFind.ts";

@@ -6,8 +6,8 @@
  * so above the on-screen keyboard). State and behaviour live in `useThreadFind.ts`.
  */
 import type { KeyboardEvent } from "react";
-import { CITE_SHORTCUT } from "../citations/citeShortcut.ts";
-import { ANSWERS_ONLY_HINT } from "../citations/selectionHint.ts";
+import { CITE_SHORTCUT } from "../citations/selection/citeShortcut.ts";
+import { ANSWERS_ONLY_HINT } from "../citations/selection/selectionHint.ts";
 import type { ThreadFind } from "./useThreadFind.ts";
 import "./threadFind.css";
 

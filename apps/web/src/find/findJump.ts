@@ -1,6 +1,6 @@
 /**
  * Jumping to a find match, with the machinery a citation chip uses (see
- * `thread/useAssistantCitationTarget.ts` and `citations/revealCitationSource.ts`): a message
+ * `thread/useAssistantCitationTarget.ts` and `citations/navigation/revealCitationSource.ts`): a message
  * that is not loaded costs one `around=` request; a long message's fold opens first
  * (`unfoldMessage`); a row already mounted near the view is brought in by the timeline, any
  * other by a new timeline session placed at the message (instant; its folded turn unfolded);
@@ -10,7 +10,7 @@
  * them pushed them out, unless the reader moved meanwhile. Plain TypeScript over a live DOM.
  */
 
-import { FIND_LATE_CHECKS_MS, JUMP_VIEW_POSITION } from "../citations/jumpPlacement.ts";
+import { FIND_LATE_CHECKS_MS, JUMP_VIEW_POSITION } from "../citations/navigation/jumpPlacement.ts";
 import { unfoldMessage } from "../timeline/messageFold.ts";
 import type { TimelineHandle } from "../timeline/Timeline.tsx";
 import type { FindMatch } from "./findState.ts";

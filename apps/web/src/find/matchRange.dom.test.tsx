@@ -1,8 +1,8 @@
 import { serializeAssistantCitation } from "@app/citations";
 import { cleanup, render } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
-import { buildRenderedTextStream } from "../citations/renderedTextStream.ts";
 import { ChatMarkdown } from "../markdown/ChatMarkdown.tsx";
+import { buildRenderedTextStream } from "../renderedText/renderedTextStream.ts";
 import { describeMatchRow } from "./findHighlights.ts";
 import type { FindMatch } from "./findState.ts";
 import { locateMatch, locateMatches, matchOffsets, messageBody } from "./matchRange.ts";

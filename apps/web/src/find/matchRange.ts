@@ -10,7 +10,7 @@ import {
   buildRenderedTextStream,
   type RenderedTextStream,
   streamRangeToDomRange,
-} from "../citations/renderedTextStream.ts";
+} from "../renderedText/renderedTextStream.ts";
 import type { FindMatch } from "./findState.ts";
 import { type FindOptions, findOccurrences, textMatchesQuery } from "./textMatches.ts";
 

@@ -16,9 +16,9 @@ import {
   useRef,
   useState,
 } from "react";
-import type { CiteInput } from "../citations/AssistantSelectionToolbar.tsx";
-import { isCiteShortcut } from "../citations/citeShortcut.ts";
-import type { CiteRange } from "../citations/useAssistantSelectionToolbar.tsx";
+import type { CiteInput } from "../citations/selection/AssistantSelectionToolbar.tsx";
+import { isCiteShortcut } from "../citations/selection/citeShortcut.ts";
+import type { CiteRange } from "../citations/selection/useAssistantSelectionToolbar.tsx";
 import type { TimelineHandle } from "../timeline/Timeline.tsx";
 import { clearFindHighlights, describeMatchRow } from "./findHighlights.ts";
 import { type FindJumpOutcome, jumpToMatch } from "./findJump.ts";

@@ -3,8 +3,8 @@ import { act, render } from "@testing-library/react";
 import fc from "fast-check";
 import type { ElementContent } from "hast";
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildRenderedTextStream } from "../citations/renderedTextStream.ts";
-import { resolveAssistantCitationRange } from "../citations/resolveAssistantCitationRange.ts";
+import { resolveAssistantCitationRange } from "../citations/navigation/resolveAssistantCitationRange.ts";
+import { buildRenderedTextStream } from "../renderedText/renderedTextStream.ts";
 import { ChatMarkdown } from "./ChatMarkdown.tsx";
 import {
   HIGHLIGHT_LANGUAGES,

@@ -17,11 +17,18 @@ import { type MarkdownFlavor, renderedTextOfMarkdown } from "@app/markdown";
 import { render } from "@testing-library/react";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildRenderedTextStream } from "../citations/renderedTextStream.ts";
+import { buildRenderedTextStream } from "../renderedText/renderedTextStream.ts";
 import { ChatMarkdown } from "./ChatMarkdown.tsx";
 
 // Read from disk: Vitest hands CSS modules (`?raw` included) to jsdom tests as empty strings.
-const appStyles = readFileSync(`${import.meta.dirname}/../styles.css`, "utf8");
+// The app-wide style files, in main.tsx's order (the cascade).
+const appStyles = [
+  ...readFileSync(`${import.meta.dirname}/../main.tsx`, "utf8").matchAll(
+    /^import "\.\/(.+\.css)";$/gm,
+  ),
+]
+  .map((match) => readFileSync(`${import.meta.dirname}/../${match[1]}`, "utf8"))
+  .join("\n");
 const FLEX_ITEMS_BLOCKIFIED = ".citation-chip > * { display: block; }";
 
 let style: HTMLStyleElement;

@@ -3,18 +3,20 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } fr
 import {
   AssistantCitationSource,
   AssistantCitationWarning,
-} from "../citations/AssistantCitationSource.tsx";
-import { AssistantCitationNavigationContext } from "../citations/assistantCitationNavigation.ts";
-import { CitationHereContext } from "../citations/citationScope.ts";
-import { JumpControls } from "../citations/JumpControls.tsx";
-import type { RevealRangeRequest } from "../citations/keepRevealedInView.ts";
-import { NAVIGATION_WARNINGS } from "../citations/navigationMachine.ts";
+} from "../citations/navigation/AssistantCitationSource.tsx";
+import { AssistantCitationNavigationContext } from "../citations/navigation/assistantCitationNavigation.ts";
+import { CitationHereContext } from "../citations/navigation/citationScope.ts";
+import { JumpControls } from "../citations/navigation/JumpControls.tsx";
+import type { RevealRangeRequest } from "../citations/navigation/keepRevealedInView.ts";
+import { NAVIGATION_WARNINGS } from "../citations/navigation/navigationMachine.ts";
+import { useChipNavigation } from "../citations/navigation/useChipNavigation.ts";
+import { useCitationActivation } from "../citations/navigation/useCitationActivation.ts";
+import { useCitationReturn } from "../citations/navigation/useCitationReturn.ts";
+import { useWarnedRowMark } from "../citations/navigation/useWarnedRowMark.ts";
 import {
   type CiteRange,
   useAssistantSelectionToolbar,
-} from "../citations/useAssistantSelectionToolbar.tsx";
-import { useCitationActivation } from "../citations/useCitationActivation.ts";
-import { useCitationReturn } from "../citations/useCitationReturn.ts";
+} from "../citations/selection/useAssistantSelectionToolbar.tsx";
 import { registerActiveComposer } from "../composer/activeComposer.ts";
 import type { ComposerHandle } from "../composer/Composer.tsx";
 import { StopTurnButton } from "../composer/StopTurnButton.tsx";
@@ -26,14 +28,12 @@ import { Timeline, type TimelineHandle } from "../timeline/Timeline.tsx";
 import { DisabledComposer, ThreadComposer, useComposerReady } from "./ThreadComposer.tsx";
 import { ThreadHeader } from "./ThreadHeader.tsx";
 import { useAssistantCitationTarget } from "./useAssistantCitationTarget.ts";
-import { useChipNavigation } from "./useChipNavigation.ts";
 import { useCiteIntoComposer } from "./useCiteIntoComposer.ts";
 import { useConversationChanges } from "./useConversationChanges.tsx";
 import { useEdgeLoading } from "./useEdgeLoading.ts";
 import { useScrollRestoration } from "./useScrollRestoration.ts";
 import { useThread } from "./useThread.ts";
 import { rangeOfMessage, useTimelineView } from "./useTimelineView.ts";
-import { useWarnedRowMark } from "./useWarnedRowMark.ts";
 
 /** Props of {@link ThreadView}. */
 export type ThreadViewProps = { environmentId: string; threadId: string };

@@ -8,8 +8,8 @@
  * (wheel, touch, navigation keys) or Escape cancels a navigation that has not revealed yet.
  */
 import { type RefObject, useCallback, useEffect, useReducer, useRef } from "react";
-import type { AssistantCitationActivation } from "../citations/assistantCitationNavigation.ts";
-import { JUMP_VIEW_POSITION } from "../citations/jumpPlacement.ts";
+import type { AssistantCitationActivation } from "../citations/navigation/assistantCitationNavigation.ts";
+import { JUMP_VIEW_POSITION } from "../citations/navigation/jumpPlacement.ts";
 import {
   IDLE_NAVIGATION,
   isNavigating,
@@ -17,7 +17,7 @@ import {
   type NavigationState,
   navigationReducer,
   navigationWarning,
-} from "../citations/navigationMachine.ts";
+} from "../citations/navigation/navigationMachine.ts";
 import { unfoldMessage } from "../timeline/messageFold.ts";
 import type { TimelineHandle } from "../timeline/Timeline.tsx";
 

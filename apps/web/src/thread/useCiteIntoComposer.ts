@@ -6,8 +6,8 @@
  */
 import type { AssistantCitation } from "@app/citations";
 import { type RefObject, useCallback } from "react";
-import type { AssistantTextSelectionCapture } from "../citations/assistantTextSelection.ts";
-import { resolveAssistantCitationRange } from "../citations/resolveAssistantCitationRange.ts";
+import { resolveAssistantCitationRange } from "../citations/navigation/resolveAssistantCitationRange.ts";
+import type { AssistantTextSelectionCapture } from "../citations/selection/assistantTextSelection.ts";
 import type { ComposerHandle } from "../composer/Composer.tsx";
 
 /** The toolbar's `onCite`: inserts the citation into the composer behind `composerRef`. */

@@ -13,7 +13,7 @@
  */
 import { useLocation } from "@tanstack/react-router";
 import { type RefObject, useEffect, useLayoutEffect, useRef } from "react";
-import { readCitationReturnPoint } from "../citations/assistantCitationNavigation.ts";
+import { readCitationReturnPoint } from "../citations/navigation/assistantCitationNavigation.ts";
 import type { TimelineHandle } from "../timeline/timelineHandle.ts";
 import {
   placeOfView,

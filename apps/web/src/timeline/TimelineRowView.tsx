@@ -1,7 +1,7 @@
 import type { Message } from "@app/protocol";
 import { createContext, memo, useContext, useMemo, useRef } from "react";
-import { CitedByControl, citedByDescriptionId } from "../citations/CitedByControl.tsx";
-import { useCitedMarks } from "../citations/citedMarks.ts";
+import { CitedByControl, citedByDescriptionId } from "../citations/backlinks/CitedByControl.tsx";
+import { useCitedMarks } from "../citations/backlinks/citedMarks.ts";
 import { citationCopyHtml } from "../copy/citationCopyHtml.ts";
 import { ChatMarkdown } from "../markdown/ChatMarkdown.tsx";
 import { CopyButton } from "../ui/CopyButton.tsx";

@@ -7,7 +7,7 @@
 import type { Message } from "@app/protocol";
 import type { LegendListRef } from "@legendapp/list/react";
 import { type Ref, type RefObject, useEffect, useImperativeHandle, useRef } from "react";
-import { JUMP_VIEW_POSITION } from "../citations/jumpPlacement.ts";
+import { JUMP_VIEW_POSITION } from "../citations/navigation/jumpPlacement.ts";
 import type { FollowEvent } from "./followPolicy.ts";
 import { foldedTurnOf, type TimelineRow } from "./timelineRows.ts";
 import {

@@ -1,10 +1,10 @@
 /**
  * While a jump's warning says the cited words could not be shown (changed, or more than once),
- * the source message's row carries a visible mark (`citations/warnedRowMark.ts`).
+ * the source message's row carries a visible mark (`citations/navigation/warnedRowMark.ts`).
  */
 import { type RefObject, useEffect } from "react";
-import { NAVIGATION_WARNINGS, type NavigationState } from "../citations/navigationMachine.ts";
-import { markWarnedRow } from "../citations/warnedRowMark.ts";
+import { NAVIGATION_WARNINGS, type NavigationState } from "./navigationMachine.ts";
+import { markWarnedRow } from "./warnedRowMark.ts";
 
 /** Marks the warned source's row under `rootRef` (see the module doc). */
 export function useWarnedRowMark(

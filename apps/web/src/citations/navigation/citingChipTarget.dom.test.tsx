@@ -1,7 +1,7 @@
 import { citationFixture } from "@app/citations/testing";
 import { cleanup, render } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
-import { AssistantCitationChip } from "./AssistantCitationChip.tsx";
+import { AssistantCitationChip } from "../AssistantCitationChip.tsx";
 import { chipRange, findCitingChip, isLiveChipRange, messageRow } from "./citingChipTarget.ts";
 
 const cited = citationFixture({

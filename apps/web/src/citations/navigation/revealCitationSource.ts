@@ -6,7 +6,7 @@
  * row, the pulse (with its range repair), and the late checks. Needs a live DOM.
  */
 import type { AssistantCitation } from "@app/citations";
-import { isLiveSourceRange } from "../ui/liveSourceRange.ts";
+import { isLiveSourceRange } from "../../ui/liveSourceRange.ts";
 import type { CitationHighlightClock } from "./citationHighlightClocks.ts";
 import { citationHighlightDuration, citationHighlightOpacity } from "./citationHighlightTiming.ts";
 import { createSourceHighlight, type SourceHighlight } from "./citationSourceHighlight.ts";

@@ -6,8 +6,8 @@
  * only that owned selection.
  * Needs a live DOM.
  */
-import { supportsHighlightApi } from "../ui/highlightApi.ts";
-import { sameRange } from "./selectionRange.ts";
+import { supportsHighlightApi } from "../../ui/highlightApi.ts";
+import { sameRange } from "../selection/selectionRange.ts";
 
 /** The highlight name in `CSS.highlights` (DESIGN.md section 6). */
 export const ASSISTANT_CITATION_HIGHLIGHT = "assistant-citation";

@@ -9,15 +9,15 @@ import {
 import { render } from "@testing-library/react";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
-import { ChatMarkdown } from "../markdown/ChatMarkdown.tsx";
+import { ChatMarkdown } from "../../markdown/ChatMarkdown.tsx";
+import { buildRenderedTextStream } from "../../renderedText/renderedTextStream.ts";
+import { resolveAssistantCitationRange } from "../navigation/resolveAssistantCitationRange.ts";
 import {
   type AssistantTextSelectionCapture,
   type AssistantTextSelectionResult,
   captureAssistantTextSelection,
 } from "./assistantTextSelection.ts";
 import { narrowRangeToSelectedText } from "./narrowRangeToSelectedText.ts";
-import { buildRenderedTextStream } from "./renderedTextStream.ts";
-import { resolveAssistantCitationRange } from "./resolveAssistantCitationRange.ts";
 
 const ids = { environmentId: "env-1", threadId: "thread-1" };
 

@@ -27,14 +27,14 @@ import {
   useState,
 } from "react";
 import { createPortal } from "react-dom";
-import { getCitedBy } from "../api/client.ts";
-import { supportsHighlightApi } from "../ui/highlightApi.ts";
+import { getCitedBy } from "../../api/client.ts";
+import { supportsHighlightApi } from "../../ui/highlightApi.ts";
 import {
   AssistantCitationNavigationContext,
   assistantCitationThreadPath,
   CITATION_RETURN_ATTRIBUTE,
-} from "./assistantCitationNavigation.ts";
-import { CitationHereContext } from "./citationScope.ts";
+} from "../navigation/assistantCitationNavigation.ts";
+import { CitationHereContext } from "../navigation/citationScope.ts";
 import { ASSISTANT_CITATION_CITED_HIGHLIGHT } from "./citedMarks.ts";
 
 /** Room (px) the list wants below its button before it opens above instead. */

@@ -9,8 +9,8 @@
  */
 import type { CitedBy, CitedRange } from "@app/protocol";
 import { type RefObject, useEffect } from "react";
-import { supportsHighlightApi } from "../ui/highlightApi.ts";
-import { resolveAssistantCitationRange } from "./resolveAssistantCitationRange.ts";
+import { supportsHighlightApi } from "../../ui/highlightApi.ts";
+import { resolveAssistantCitationRange } from "../navigation/resolveAssistantCitationRange.ts";
 
 /** The highlight name of backlink marks in `CSS.highlights`. */
 export const ASSISTANT_CITATION_CITED_HIGHLIGHT = "assistant-citation-cited";

@@ -1,7 +1,7 @@
 import type { CitedRange } from "@app/protocol";
 import { render } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { ChatMarkdown } from "../markdown/ChatMarkdown.tsx";
+import { ChatMarkdown } from "../../markdown/ChatMarkdown.tsx";
 import { resolveCitedRanges } from "./citedMarks.ts";
 
 /** A rendered answer body, as the timeline renders it. */

@@ -10,7 +10,10 @@ import {
   isRenderedWhitespaceCode,
   normalizedRangeToRaw,
 } from "@app/citations";
-import { buildRenderedTextStream, streamRangeToDomRange } from "./renderedTextStream.ts";
+import {
+  buildRenderedTextStream,
+  streamRangeToDomRange,
+} from "../../renderedText/renderedTextStream.ts";
 
 /** Where a citation's text is in a rendered message, as a DOM range. */
 export type AssistantCitationRangeResolution =

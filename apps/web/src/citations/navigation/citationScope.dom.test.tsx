@@ -1,7 +1,7 @@
 import { citationFixture } from "@app/citations/testing";
 import { cleanup, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
-import { AssistantCitationChip } from "./AssistantCitationChip.tsx";
+import { AssistantCitationChip } from "../AssistantCitationChip.tsx";
 import { CitationHereContext, citationScope, citationScopeLabel } from "./citationScope.ts";
 
 const citation = citationFixture({

@@ -13,12 +13,12 @@ import {
   AssistantCitationSchema,
   createAssistantCitationSelector,
 } from "@app/citations";
-import { narrowRangeToSelectedText } from "./narrowRangeToSelectedText.ts";
 import {
   buildRenderedTextStream,
   domPointToStreamOffset,
   streamRangeToDomRange,
-} from "./renderedTextStream.ts";
+} from "../../renderedText/renderedTextStream.ts";
+import { narrowRangeToSelectedText } from "./narrowRangeToSelectedText.ts";
 import { selectionRange } from "./selectionRange.ts";
 
 /** The attribute on each assistant message body; its value is the message id. */

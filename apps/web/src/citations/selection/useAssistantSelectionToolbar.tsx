@@ -1,6 +1,6 @@
 import type { AssistantCitation } from "@app/citations";
 import { type ReactNode, type RefObject, useCallback, useEffect, useRef, useState } from "react";
-import { rectOf } from "../ui/floatingPlacement.ts";
+import { rectOf } from "../../ui/floatingPlacement.ts";
 import {
   AssistantSelectionHint,
   type AssistantSelectionHintState,

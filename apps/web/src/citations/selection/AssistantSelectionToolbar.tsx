@@ -11,7 +11,7 @@ import {
   useRef,
 } from "react";
 import { createPortal } from "react-dom";
-import { keepFloatingPlaced, withinColumn } from "../ui/floatingPlacement.ts";
+import { keepFloatingPlaced, withinColumn } from "../../ui/floatingPlacement.ts";
 import type { AssistantTextSelectionCapture } from "./assistantTextSelection.ts";
 import { CITE_SHORTCUT, citeShortcutLabel } from "./citeShortcut.ts";
 import type { SelectionActionsOpen } from "./selectionActions.ts";

@@ -4,9 +4,9 @@
  * Run with `pnpm exec vitest bench --run --config vitest.workspace.ts --project web apps/web/src/citations`.
  */
 import { bench, describe } from "vitest";
+import { buildRenderedTextStream } from "../../renderedText/renderedTextStream.ts";
+import { resolveAssistantCitationRange } from "../navigation/resolveAssistantCitationRange.ts";
 import { captureAssistantTextSelection } from "./assistantTextSelection.ts";
-import { buildRenderedTextStream } from "./renderedTextStream.ts";
-import { resolveAssistantCitationRange } from "./resolveAssistantCitationRange.ts";
 
 /** About 400 blocks (~40 KB of text): paragraphs with inline markup, lists, code, a table. */
 function longMessageHtml(): string {

@@ -5,7 +5,7 @@
  * never changes it.
  */
 import { isRenderedWhitespaceCode } from "@app/citations";
-import { isRenderedTextNode } from "./renderedTextStream.ts";
+import { isRenderedTextNode } from "../../renderedText/renderedTextStream.ts";
 
 /** The next node in tree order, optionally skipping `node`'s own descendants. */
 function nextInTree(node: Node, skipChildren: boolean): Node | null {

@@ -4,12 +4,12 @@
  * a branch, a chip whose source was copied into it routes to the copy (`GET .../copies/:id`).
  */
 import { useCallback, useState } from "react";
-import { messageCopy } from "../api/conversationClient.ts";
+import { messageCopy } from "../../api/conversationClient.ts";
 import {
   type AssistantCitationNavigator,
   useAssistantCitationNavigator,
-} from "../citations/assistantCitationNavigation.ts";
-import { citationScope, OTHER_ENVIRONMENT_NOTICE } from "../citations/citationScope.ts";
+} from "./assistantCitationNavigation.ts";
+import { citationScope, OTHER_ENVIRONMENT_NOTICE } from "./citationScope.ts";
 
 /** The notice to show (its `id` changes per click, so a repeated notice re-announces). */
 export type ChipNotice = { id: number; text: string };
