@@ -3,6 +3,8 @@
  * threads): the request waits here until the thread's `useThreadFind` takes it (at once when
  * that thread is open, else when it mounts). Plain module state; no React, no DOM.
  */
+
+import { createSignal } from "../ui/signal.ts";
 import type { FindMatch } from "./findState.ts";
 import type { FindOptions } from "./textMatches.ts";
 
@@ -15,12 +17,12 @@ export type FindRequest = {
 };
 
 let pending: FindRequest | null = null;
-const listeners = new Set<() => void>();
+const requested = createSignal();
 
 /** Leaves a request for `request.threadId`'s find bar (replacing any earlier one). */
 export function requestFindAt(request: FindRequest): void {
   pending = request;
-  for (const listener of listeners) listener();
+  requested.notify();
 }
 
 /** Takes the request for this thread, if one waits. */
@@ -33,6 +35,5 @@ export function takeFindRequest(threadId: string): FindRequest | null {
 
 /** Called whenever a request is left. */
 export function onFindRequest(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
+  return requested.subscribe(listener);
 }

@@ -14,6 +14,7 @@ import type { ElementContent, Root } from "hast";
 import type { LanguageFn } from "highlight.js";
 import type { createLowlight } from "lowlight";
 import { requestIdle } from "../ui/idle.ts";
+import { createSignal } from "../ui/signal.ts";
 
 type Lowlight = ReturnType<typeof createLowlight>;
 type GrammarModule = { default: LanguageFn };
@@ -109,7 +110,7 @@ export function highlightLanguageOf(fence: string | null | undefined): string | 
 let lowlight: Lowlight | null = null;
 let lowlightLoading: Promise<Lowlight> | null = null;
 const loadingGrammars = new Map<string, Promise<void>>();
-const listeners = new Set<() => void>();
+const grammarLoaded = createSignal();
 
 function loadLowlight(): Promise<Lowlight> {
   lowlightLoading ??= import("lowlight").then(({ createLowlight }) => {
@@ -138,7 +139,7 @@ export function loadHighlightLanguage(language: string): Promise<void> {
     pending = Promise.all([loadLowlight(), load()])
       .then(([instance, grammar]) => {
         instance.register(language, grammar.default);
-        for (const listener of listeners) listener();
+        grammarLoaded.notify();
       })
       .finally(() => loadingGrammars.delete(language));
     loadingGrammars.set(language, pending);
@@ -159,8 +160,7 @@ export function requestHighlightLanguage(language: string): void {
 
 /** Subscribes to "a grammar finished loading" (for `useSyncExternalStore`). */
 export function subscribeHighlightLanguages(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
+  return grammarLoaded.subscribe(listener);
 }
 
 /**

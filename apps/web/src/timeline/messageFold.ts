@@ -8,6 +8,7 @@
  * row's first render. Measuring first and clipping afterwards would shrink a row the reader may
  * be looking at, and move every row below it.
  */
+import { createSignal } from "../ui/signal.ts";
 
 /** A message estimated at more than this many rendered lines folds. */
 export const FOLD_AFTER_LINES = 25;
@@ -61,10 +62,10 @@ export function isLongMessage(role: "user" | "assistant", text: string): boolean
 }
 
 const unfolded = new Set<string>();
-const listeners = new Set<() => void>();
+const foldsChanged = createSignal();
 
 function notify(): void {
-  for (const listener of listeners) listener();
+  foldsChanged.notify();
 }
 
 /** True when the reader (or navigation) has unfolded this message. */
@@ -99,8 +100,7 @@ export function keepStreamedMessageUnfolded(messageId: string): void {
 
 /** Subscribes to fold changes (for `useSyncExternalStore`). */
 export function subscribeMessageFolds(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
+  return foldsChanged.subscribe(listener);
 }
 
 /** Forgets every unfolded message (tests). */
