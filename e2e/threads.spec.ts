@@ -276,34 +276,44 @@ test("Search all threads: Match case and Whole words as in the find bar; Tab sta
   page,
 }) => {
   test.setTimeout(60_000);
-  const upper = await answeredThread(page, "Quokkaprobe upper");
-  const lower = await answeredThread(page, "quokkaprobe lower");
+  // A word no other test (or an earlier attempt) writes; each thread holds it twice (the
+  // prompt, and the demo answer that repeats it).
+  const token = `quokka${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+  const Token = token[0]!.toUpperCase() + token.slice(1);
+  const upper = await answeredThread(page, `${Token} upper`);
+  const lower = await answeredThread(page, `${token} lower`);
+  expect(lower.threadId).not.toBe(upper.threadId);
   await page.goto("/");
   await page.keyboard.press("Control+k");
-  await searchBox(page).fill("Quokkaprobe");
   const dialog = page.getByRole("dialog", { name: "Search all threads" });
+  const status = dialog.getByRole("status");
   const threadsShown = dialog.locator("[data-search-thread]");
+  // The status names the results of the query shown, so each step waits for its own answer.
+  await searchBox(page).fill(Token);
+  await expect(status).toHaveText(/^4 matches/);
   await expect(threadsShown).toHaveCount(2);
-  await dialog.getByRole("button", { name: "Match case" }).click();
-  await expect(dialog.getByRole("button", { name: "Match case" })).toHaveAttribute(
-    "aria-pressed",
-    "true",
-  );
+  const matchCase = dialog.getByRole("button", { name: "Match case" });
+  await matchCase.click();
+  await expect(matchCase).toHaveAttribute("aria-pressed", "true");
+  await expect(status).toHaveText(/^2 matches/);
   await expect(threadsShown).toHaveCount(1);
   await expect(threadsShown.first()).toHaveAttribute("data-search-thread", upper.threadId);
-  await dialog.getByRole("button", { name: "Match case" }).click();
-  await expect(threadsShown).toHaveCount(2);
-  await searchBox(page).fill("quokka");
-  await expect(threadsShown).toHaveCount(2);
+  await matchCase.click();
+  await expect(status).toHaveText(/^4 matches/);
+  // Whole words: the token's first part is inside a word, never a word of its own.
+  await searchBox(page).fill(token.slice(0, -2));
+  await expect(status).toHaveText(/^4 matches/);
   await dialog.getByRole("button", { name: "Whole words" }).click();
-  await expect(dialog.getByRole("status")).toHaveText(/No matches/);
-  expect(lower.threadId).not.toBe(upper.threadId);
-  // Modal: Shift+Tab from the textbox goes to the dialog's last control, Tab wraps back.
+  await expect(status).toHaveText(/No matches/);
+  // Modal: Shift+Tab from the textbox goes to the dialog's last control (with no results,
+  // Whole words), Tab wraps back.
   await searchBox(page).focus();
   await page.keyboard.press("Shift+Tab");
   await expect(dialog.getByRole("button", { name: "Whole words" })).toBeFocused();
   await page.keyboard.press("Tab");
   await expect(searchBox(page)).toBeFocused();
+  await searchBox(page).fill(token);
+  await expect(status).toHaveText(/^4 matches/);
 });
 
 test("Cite from a search result, send, then click the chip", async ({ page, rig }) => {
