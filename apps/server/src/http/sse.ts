@@ -55,6 +55,24 @@ export class SseConnections {
   }
 }
 
+/**
+ * `429 too_many_event_streams` (with `Retry-After`) when `maxConnections` streams are open
+ * already, for thread streams and the thread list's stream alike; null when one more may open.
+ */
+export function refuseOverStreamLimit(
+  c: Context,
+  connections: SseConnections,
+  maxConnections = DEFAULT_SSE_MAX_CONNECTIONS,
+): Response | null {
+  if (connections.size < maxConnections) return null;
+  c.header("Retry-After", "5");
+  return errorResponse(
+    c,
+    "too_many_event_streams",
+    `The server already has ${maxConnections} open event streams. Try again shortly.`,
+  );
+}
+
 /** One SSE frame: `id` only (no data) moves the client's Last-Event-ID without an event. */
 type Frame = { id: number | null; type: string | null; data: string | null };
 
@@ -119,16 +137,9 @@ export function streamThreadEvents(
     maxQueuedChars?: number;
   },
 ): Response {
-  const maxConnections = options.maxConnections ?? DEFAULT_SSE_MAX_CONNECTIONS;
   const maxQueuedChars = options.maxQueuedChars ?? DEFAULT_SSE_MAX_QUEUED_CHARS;
-  if (options.connections.size >= maxConnections) {
-    c.header("Retry-After", "5");
-    return errorResponse(
-      c,
-      "too_many_event_streams",
-      `The server already has ${maxConnections} open event streams. Try again shortly.`,
-    );
-  }
+  const refused = refuseOverStreamLimit(c, options.connections, options.maxConnections);
+  if (refused) return refused;
   return streamSSE(c, async (stream) => {
     const queue: LiveEvent[] = [];
     let queuedChars = 0;

@@ -8,8 +8,7 @@ import type { ThreadListChange, ThreadListEvent } from "@app/protocol";
 import type { Context } from "hono";
 import { streamSSE } from "hono/streaming";
 import type { ThreadListFeed } from "../domain/threadListFeed.ts";
-import { errorResponse } from "./errors.ts";
-import { DEFAULT_SSE_MAX_CONNECTIONS, type SseConnections } from "./sse.ts";
+import { refuseOverStreamLimit, type SseConnections } from "./sse.ts";
 
 /** Changes held for one client before it is dropped (it reconnects and reads the list again). */
 const MAX_QUEUED_CHANGES = 10_000;
@@ -23,15 +22,8 @@ export function streamThreadListEvents(
     maxConnections?: number;
   },
 ): Response {
-  const maxConnections = options.maxConnections ?? DEFAULT_SSE_MAX_CONNECTIONS;
-  if (options.connections.size >= maxConnections) {
-    c.header("Retry-After", "5");
-    return errorResponse(
-      c,
-      "too_many_event_streams",
-      `The server already has ${maxConnections} open event streams. Try again shortly.`,
-    );
-  }
+  const refused = refuseOverStreamLimit(c, options.connections, options.maxConnections);
+  if (refused) return refused;
   return streamSSE(c, async (stream) => {
     let queue: ThreadListChange[] = [];
     let closed = false;

@@ -10,6 +10,7 @@ import { CITE_SHORTCUT } from "../citations/selection/citeShortcut.ts";
 import { ANSWERS_ONLY_HINT } from "../citations/selection/selectionHint.ts";
 import type { ThreadFind } from "./useThreadFind.ts";
 import "./threadFind.css";
+import { FindOptionSwitches } from "./FindOptionSwitches.tsx";
 
 /** Props of {@link ThreadFindBar}. */
 export type ThreadFindBarProps = { find: ThreadFind };
@@ -69,28 +70,7 @@ export function ThreadFindBar({ find }: ThreadFindBarProps) {
       <span className="thread-find__count" aria-live="polite" data-find-count>
         {find.notice ?? find.count}
       </span>
-      <button
-        type="button"
-        className="thread-find__option"
-        aria-pressed={options.matchCase}
-        title="Match case"
-        onClick={() => find.setOptions({ ...options, matchCase: !options.matchCase })}
-      >
-        <span aria-hidden="true">Aa</span>
-        <span className="visually-hidden">Match case</span>
-      </button>
-      <button
-        type="button"
-        className="thread-find__option"
-        aria-pressed={options.wholeWords}
-        title="Whole words"
-        onClick={() => find.setOptions({ ...options, wholeWords: !options.wholeWords })}
-      >
-        <span aria-hidden="true" className="thread-find__whole-words">
-          ab
-        </span>
-        <span className="visually-hidden">Whole words</span>
-      </button>
+      <FindOptionSwitches options={options} onChange={find.setOptions} block="thread-find" />
       <button
         type="button"
         className="thread-find__step"

@@ -13,6 +13,7 @@ import { useNavigate } from "@tanstack/react-router";
 import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from "react";
 import { searchAllThreads } from "../api/client.ts";
 import { activeComposer } from "../composer/activeComposer.ts";
+import { FindOptionSwitches } from "../find/FindOptionSwitches.tsx";
 import { requestFindAt } from "../find/findRequest.ts";
 import { DEFAULT_FIND_OPTIONS, type FindOptions } from "../find/textMatches.ts";
 import { flattenSearchPages, type SearchResult, snippetPieces } from "./searchResults.ts";
@@ -190,28 +191,7 @@ export function SearchAllDialog({ initialQuery, onClose }: SearchAllDialogProps)
           spellCheck={false}
         />
         <div className="search-all__options">
-          <button
-            type="button"
-            className="search-all__option"
-            aria-pressed={options.matchCase}
-            title="Match case"
-            onClick={() => setOptions({ ...options, matchCase: !options.matchCase })}
-          >
-            <span aria-hidden="true">Aa</span>
-            <span className="visually-hidden">Match case</span>
-          </button>
-          <button
-            type="button"
-            className="search-all__option"
-            aria-pressed={options.wholeWords}
-            title="Whole words"
-            onClick={() => setOptions({ ...options, wholeWords: !options.wholeWords })}
-          >
-            <span aria-hidden="true" className="search-all__whole-words">
-              ab
-            </span>
-            <span className="visually-hidden">Whole words</span>
-          </button>
+          <FindOptionSwitches options={options} onChange={setOptions} block="search-all" />
         </div>
         <p className="search-all__status" role="status">
           {status === "searching"
