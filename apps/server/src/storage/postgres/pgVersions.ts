@@ -60,6 +60,23 @@ export function pgVersionQueries(ctx: PgContext): PgVersionQueries {
       )
     )[0];
 
+  /**
+   * Sets `on_path` to `to` for `rootId` and the descendants reached through `walk = 1` (the
+   * shown ones to hide, or the chosen ones to show); returns the messages their prompts cite.
+   */
+  const flipSubtree = (name: string, rootId: string, walk: "on_path" | "chosen", to: 0 | 1) =>
+    ctx.rows<{ messageId: string; threadId: string }>(
+      name,
+      `WITH RECURSIVE sub(id) AS (
+         SELECT $1::text COLLATE "C" UNION ALL
+         SELECT m.id FROM messages m JOIN sub ON m.parent_id = sub.id WHERE m.${walk} = 1),
+       flipped AS (UPDATE messages SET on_path = ${to} WHERE id IN (SELECT id FROM sub) RETURNING id)
+       SELECT DISTINCT c.source_message_id AS "messageId", c.source_thread_id AS "threadId"
+       FROM message_citations c JOIN flipped f ON c.citing_message_id = f.id
+       WHERE c.source_environment_id = $2`,
+      [rootId, ctx.environmentId()],
+    );
+
   const selectVersion = async (messageId: string): Promise<void> => {
     const n = await node(messageId);
     if (!n || n.version_group === null) return;
@@ -74,36 +91,10 @@ export function pgVersionQueries(ctx: PgContext): PgVersionQueries {
       [n.id, n.version_group],
     );
     if (n.parent_id !== null && (await node(n.parent_id))?.on_path !== 1) return;
-    // Backlinks follow the path shown: each statement returns the messages cited by this
+    // Backlinks follow the path shown: each flip returns the messages cited by this
     // environment's prompts in the subtree it hides or shows, summed again afterwards.
-    const CITED = `SELECT DISTINCT c.source_message_id AS "messageId", c.source_thread_id AS "threadId"
-       FROM message_citations c JOIN flipped f ON c.citing_message_id = f.id
-       WHERE c.source_environment_id = $2`;
-    const sources: { messageId: string; threadId: string }[] = [];
-    if (previous) {
-      sources.push(
-        ...(await ctx.rows<{ messageId: string; threadId: string }>(
-          "hideSubtree",
-          `WITH RECURSIVE sub(id) AS (
-             SELECT $1::text COLLATE "C" UNION ALL
-             SELECT m.id FROM messages m JOIN sub ON m.parent_id = sub.id WHERE m.on_path = 1),
-           flipped AS (UPDATE messages SET on_path = 0 WHERE id IN (SELECT id FROM sub) RETURNING id)
-           ${CITED}`,
-          [previous.id, ctx.environmentId()],
-        )),
-      );
-    }
-    sources.push(
-      ...(await ctx.rows<{ messageId: string; threadId: string }>(
-        "showSubtree",
-        `WITH RECURSIVE sub(id) AS (
-           SELECT $1::text COLLATE "C" UNION ALL
-           SELECT m.id FROM messages m JOIN sub ON m.parent_id = sub.id WHERE m.chosen = 1),
-         flipped AS (UPDATE messages SET on_path = 1 WHERE id IN (SELECT id FROM sub) RETURNING id)
-         ${CITED}`,
-        [n.id, ctx.environmentId()],
-      )),
-    );
+    const sources = previous ? await flipSubtree("hideSubtree", previous.id, "on_path", 0) : [];
+    sources.push(...(await flipSubtree("showSubtree", n.id, "chosen", 1)));
     for (const source of uniqueSourcesInOrder(sources)) {
       await resumBacklinks(ctx.run, ctx.environmentId(), source.threadId, source.messageId);
     }
