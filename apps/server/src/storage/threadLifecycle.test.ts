@@ -3,12 +3,21 @@
  * ties in `updated_at`, rename, delete, restore and purge (with the citation index and
  * backlinks), and search across all threads: order, paging and Unicode.
  */
+import { join } from "node:path";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { searchAllThreads } from "../domain/crossThreadSearch.ts";
 import { ThreadEventLog } from "../domain/events.ts";
 import { ThreadLifecycle } from "../domain/threadLifecycle.ts";
-import { makeTempDir, openTestStore, removeDir } from "../testing/harness.ts";
+import {
+  makeTempDir,
+  openTestStore,
+  removeDir,
+  testDatabaseUrl,
+  testStoreKind,
+} from "../testing/harness.ts";
 import type { ChatStore } from "./chatStore.ts";
+import { openDatabase } from "./db.ts";
 import { INDEX_FIRST_BELOW, ORDERED_WINDOW, WALK_WINDOWS } from "./searchText.ts";
 import { StorageUnavailableError } from "./storageErrors.ts";
 
@@ -201,6 +210,73 @@ describe("delete, restore and purge", () => {
     } finally {
       await timed.close();
     }
+  });
+});
+
+describe("purging a branch", () => {
+  /** One statement on the test's own connection (beside the store's), `?` for parameters. */
+  async function query(sql: string, params: unknown[]): Promise<{ n?: number }[]> {
+    if (testStoreKind === "sqlite") {
+      const db = openDatabase(join(dir, "chat.sqlite"));
+      try {
+        const stmt = db.prepare(sql);
+        if (stmt.reader) return stmt.all(...params) as { n: number }[];
+        stmt.run(...params);
+        return [];
+      } finally {
+        db.close();
+      }
+    }
+    const client = new pg.Client({ connectionString: (await testDatabaseUrl(dir))! });
+    await client.connect();
+    try {
+      let n = 0;
+      const numbered = sql.replace(/\?/g, () => `$${++n}`);
+      return (await client.query(numbered, params)).rows.map((row) => ({ n: Number(row.n) }));
+    } finally {
+      await client.end();
+    }
+  }
+  const count = async (sql: string, params: unknown[] = []) => (await query(sql, params))[0]!.n;
+
+  // PostgreSQL keeps no cascading key from these rows to the thread (its migration 7): the
+  // purge deletes them itself.
+  it("leaves none of its copy links or queued search texts; its source keeps all of its own", async () => {
+    const [, answer] = await thread("branched-src", "2029-06-01T00:00:00.000Z", [
+      ["branch source prompt", "branch source answer"],
+    ]);
+    await store.transaction((tx) =>
+      tx.branchThread({
+        sourceThreadId: "branched-src",
+        messageId: answer!,
+        threadId: "branched-copy",
+        title: "copy",
+        branchName: null,
+        now: "2029-06-02T00:00:00.000Z",
+      }),
+    );
+    const copy = await store.copyOf("branched-copy", answer!);
+    expect(copy).not.toBeNull();
+    // A queued search text of the branch's (the indexer may have written it already).
+    await query(
+      testStoreKind === "sqlite"
+        ? "INSERT OR IGNORE INTO search_pending (message_id) VALUES (?)"
+        : "INSERT INTO search_pending (message_id) VALUES (?) ON CONFLICT DO NOTHING",
+      [copy],
+    );
+    await lifecycle.delete("branched-copy");
+    expect(await lifecycle.purge("branched-copy")).toBe(true);
+    expect(await store.copyOf("branched-copy", answer!)).toBeNull();
+    expect(
+      await count("SELECT count(*) AS n FROM message_copies WHERE thread_id = ?", [
+        "branched-copy",
+      ]),
+    ).toBe(0);
+    expect(
+      await count(`SELECT count(*) AS n FROM search_pending p
+         WHERE NOT EXISTS (SELECT 1 FROM messages m WHERE m.id = p.message_id)`),
+    ).toBe(0);
+    expect((await store.messagesBefore("branched-src", null, 10)).messages).toHaveLength(2);
   });
 });
 

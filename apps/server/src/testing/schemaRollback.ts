@@ -2,7 +2,9 @@
  * Undoes the migrations that came after the search and citation indexes, for the backfill tests
  * that roll a database back to the schema before an index and open it again: every later
  * migration must be undone too, or reapplying it fails (a column that already exists).
- * Append the undo of each new schema-changing migration here, newest first.
+ * Append the undo of each new schema-changing migration here, newest first. (PostgreSQL's
+ * migration 7, `PG_BRANCH_WRITE_KEYS`, only drops keys and an index with IF EXISTS: reapplying it
+ * after a roll-back is a no-op, so it needs no undo.)
  */
 
 /** SQLite: undoes migration 8 (thread lifecycle) and later. */

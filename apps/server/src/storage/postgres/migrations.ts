@@ -12,7 +12,7 @@ import { CITATION_LINK_MARKER, citationEntriesOf } from "../citationIndex.ts";
 import { writeCitations } from "./pgCitations.ts";
 import { migrateSearchIndex, SEARCH_QUEUE_TABLE } from "./pgSearch.ts";
 import { PG_THREAD_LIFECYCLE_SCHEMA } from "./pgThreadLifecycle.ts";
-import { PG_VERSIONS_SCHEMA } from "./pgVersionsSchema.ts";
+import { PG_BRANCH_WRITE_KEYS, PG_VERSIONS_SCHEMA } from "./pgVersionsSchema.ts";
 
 /** Advisory lock keys (first key: this app's namespace). */
 export const LOCK_NAMESPACE = 0x63686174; // "chat"
@@ -199,6 +199,9 @@ export const PG_MIGRATIONS: readonly (string | ((client: pg.ClientBase) => Promi
   PG_THREAD_LIFECYCLE_SCHEMA,
   // Issue 30: versions and branches (`pgVersions.ts`), as SQLite's VERSIONS_SCHEMA.
   PG_VERSIONS_SCHEMA,
+  // Issue 30: a branch's bulk writes without per-row key checks (`pgVersionsSchema.ts` says why
+  // integrity holds without them).
+  PG_BRANCH_WRITE_KEYS,
 ];
 
 /** Latest PostgreSQL schema version this build knows. */

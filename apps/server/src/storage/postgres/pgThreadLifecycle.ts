@@ -100,6 +100,14 @@ export function pgThreadLifecycleQueries(ctx: PgContext): PgThreadLifecycleQueri
          ORDER BY 1, 2`,
         [id, env()],
       );
+      // No foreign key cascades to these two (migration 7, `pgVersionsSchema.ts`).
+      await ctx.run(
+        "deleteQueuedSearchTexts",
+        `DELETE FROM search_pending p USING messages m
+         WHERE m.thread_id = $1 AND p.message_id = m.id`,
+        [id],
+      );
+      await ctx.run("deleteCopyLinks", "DELETE FROM message_copies WHERE thread_id = $1", [id]);
       await ctx.run("deleteThread", "DELETE FROM threads WHERE id = $1", [id]);
       await ctx.run(
         "deleteOwnBacklinks",
