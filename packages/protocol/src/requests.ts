@@ -1,4 +1,4 @@
-/** Request bodies and responses of the turn, version, branch and small endpoints. *
+/** Request bodies and responses of the turn, version, branch and small endpoints. */
 import { z } from "zod";
 import { MessageSchema, ThreadSchema, TurnSchema } from "./entities.ts";
 

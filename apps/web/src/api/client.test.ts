@@ -1,13 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import {
-  ApiError,
-  getMessages,
-  listFiles,
-  searchThread,
-  sendTurn,
-  takeThreadPrefetch,
-  toApiError,
-} from "./client.ts";
+import { ApiError, getMessages, listFiles, searchThread, sendTurn, toApiError } from "./client.ts";
+import { takeThreadPrefetch } from "./threadPrefetch.ts";
 
 function respond(status: number, body: unknown, statusText = "") {
   const fetchMock = vi.fn(async (_input: RequestInfo | URL, _init?: RequestInit) => {

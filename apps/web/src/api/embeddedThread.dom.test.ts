@@ -5,7 +5,7 @@
  */
 import type { MessagePage, ThreadDetail } from "@app/protocol";
 import { afterEach, describe, expect, it } from "vitest";
-import { FIRST_ROWS_DATA_ID, takeThreadPrefetch } from "./client.ts";
+import { FIRST_ROWS_DATA_ID, takeThreadPrefetch } from "./threadPrefetch.ts";
 
 const detail: ThreadDetail = {
   thread: {

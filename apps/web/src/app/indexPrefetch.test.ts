@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { NEWEST_PAGE_PREFETCH_LIMIT } from "../api/client.ts";
+import { NEWEST_PAGE_PREFETCH_LIMIT } from "../api/threadPrefetch.ts";
 import { createAppRouter, threadRoute } from "./router.tsx";
 
 const html = readFileSync(path.resolve(import.meta.dirname, "../../index.html"), "utf8");

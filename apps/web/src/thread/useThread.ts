@@ -5,17 +5,10 @@
  * id so a different thread starts from a fresh state.
  */
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
-import {
-  ApiError,
-  answerUserInput,
-  getMessages,
-  getThread,
-  NEWEST_PAGE_PREFETCH_LIMIT,
-  sendTurn,
-  takeThreadPrefetch,
-} from "../api/client.ts";
+import { ApiError, answerUserInput, getMessages, getThread, sendTurn } from "../api/client.ts";
 import { showMessage } from "../api/conversationClient.ts";
 import { type EventStreamStatus, subscribeThreadEvents } from "../api/threadEvents.ts";
+import { NEWEST_PAGE_PREFETCH_LIMIT, takeThreadPrefetch } from "../api/threadPrefetch.ts";
 import {
   eventStalesThreadList,
   refreshThreadList,
