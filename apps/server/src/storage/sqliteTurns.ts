@@ -21,12 +21,20 @@ const historyTurns = (path: "shown" | "ancestors") => {
       : `RECURSIVE anc(id) AS (
   SELECT parent_id FROM messages WHERE thread_id = @thread AND seq = @before AND parent_id IS NOT NULL
   UNION ALL SELECT m.parent_id FROM messages m JOIN anc ON m.id = anc.id WHERE m.parent_id IS NOT NULL),`;
+  // The newest final answer of the turn itself and of its regenerations, each read backwards
+  // from the partial index of final answers (one entry for a turn never regenerated), not every
+  // message of the turns sorted: the one statement of a turn's history costs less per turn.
+  const finalAnswer = `m.kind = 'answer' AND m.status = 'complete' AND ${onPath("m")}`;
   return `WITH ${ancestors} h AS (
   SELECT t.id AS turnId, t.prompt_seq AS seq, octet_length(t.provider_input) AS inputBytes,
-    (SELECT m.id FROM messages m
-      WHERE m.turn_id IN (SELECT t.id UNION ALL SELECT r.id FROM turns r WHERE r.source_turn_id = t.id)
-        AND m.kind = 'answer' AND m.status = 'complete' AND ${onPath("m")}
-      ORDER BY m.seq DESC LIMIT 1) AS answerId
+    (SELECT id FROM (
+        SELECT * FROM (SELECT m.id, m.seq FROM messages m INDEXED BY messages_final_answers
+          WHERE m.turn_id = t.id AND ${finalAnswer} ORDER BY m.seq DESC LIMIT 1)
+        UNION ALL
+        SELECT * FROM (SELECT m.id, m.seq FROM turns r
+            JOIN messages m INDEXED BY messages_final_answers ON m.turn_id = r.id AND ${finalAnswer}
+          WHERE r.source_turn_id = t.id ORDER BY m.seq DESC LIMIT 1))
+      ORDER BY seq DESC LIMIT 1) AS answerId
   FROM turns t JOIN messages p ON p.thread_id = t.thread_id AND p.seq = t.prompt_seq
   WHERE t.thread_id = @thread AND t.prompt_seq < @before AND ${onPath("p")}
   ORDER BY t.prompt_seq DESC LIMIT @limit)`;
