@@ -187,18 +187,7 @@ export class ProviderService {
 
     const now = this.#now();
     const threads = threadsWrittenBy(threadId, input, this.#store.environmentId);
-    // Shared store, thread not busy here (issue 33): does another process run the thread's
-    // oldest turn? Then it claims the next one when that ends, and a claim from here could only
-    // find the head leased (about one wasted transaction per turn with two processes). Asked
-    // first, under the queue lock and before any other row: the claims' lock order.
-    const askHead = this.#store.shared && !this.#queue.busy(threadId);
-    let runsElsewhere = false;
     const result = await this.#events.atomically(async (w) => {
-      runsElsewhere = false;
-      if (askHead) {
-        await w.tx.lockTurnQueue(threadId);
-        runsElsewhere = (await w.tx.queueHead(threadId))?.state === "leased";
-      }
       // Only a prompt citing other threads writes to more than its own.
       if (threads.length > 1) await w.tx.lockThreads(threads);
       const isFirstPrompt = !(await w.tx.hasTurns(threadId));
@@ -232,7 +221,7 @@ export class ProviderService {
       }
       return stored;
     });
-    if (!runsElsewhere) this.#queue.pump(threadId);
+    this.#queue.pump(threadId);
     return result;
   }
 

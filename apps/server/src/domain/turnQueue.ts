@@ -72,11 +72,6 @@ export class TurnQueue {
     this.#jobs.add(job);
   }
 
-  /** True while this process claims or runs a turn of the thread (it pumps once that ends). */
-  busy(threadId: string): boolean {
-    return this.#busy.has(threadId);
-  }
-
   /** Resolves when no claim or turn of this process is in progress. */
   async whenIdle(): Promise<void> {
     while (this.#jobs.size > 0) await Promise.all([...this.#jobs]);
