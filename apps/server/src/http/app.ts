@@ -15,7 +15,6 @@ import {
   UserInputAnswerBodySchema,
 } from "@app/protocol";
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
 
 /** `POST .../cancel` takes an empty JSON object (the body only proves a JSON request). */
@@ -34,6 +33,7 @@ import { MAX_PAGE_LIMIT, MAX_THREAD_PAGE, type ThreadService } from "../domain/t
 import type { WorkspaceFileIndex } from "../domain/workspaceFiles.ts";
 import { type Logger, silentLogger } from "../logger.ts";
 import { authMiddleware, isAuthorized } from "./auth.ts";
+import { bodyLimit } from "./bodyLimit.ts";
 import { type HostPolicy, hostGuard, writeGuard } from "./browserSafety.ts";
 import { drainDeclaredBody } from "./drainBody.ts";
 import { errorResponse } from "./errors.ts";

@@ -1,18 +1,19 @@
 /** The SQLite queries on turns and the history they carry (part of `repository.ts`). */
 import type { Message, Turn, TurnStatus } from "@app/protocol";
+import type Database from "better-sqlite3";
 import type { HistoryBudget, HistoryTurn, SyncQueries } from "./chatStore.ts";
 import type { SqliteDatabase } from "./db.ts";
 import { TURN_COLUMNS, type TurnRow, toTurn } from "./rows.ts";
 import type { SqliteMessageQueries } from "./sqliteMessages.ts";
 
 /**
- * The newest `@limit` turns of thread `@thread` before prompt seq `@before` whose prompt is on
+ * The newest `limit` turns of thread `@thread` before prompt seq `@before` whose prompt is on
  * the path, each with the id of its final complete answer on that path (its own or a
  * regeneration's; null when it has none). The path is the one shown (`on_path`), or, for a
  * prompt not shown (a queued turn whose prompt a version switch hid), the prompt's own
  * ancestors: a turn answers in the history of its own path.
  */
-const historyTurns = (path: "shown" | "ancestors") => {
+const historyTurns = (path: "shown" | "ancestors", limit: number) => {
   const onPath = (alias: string) =>
     path === "shown" ? `${alias}.on_path = 1` : `${alias}.id IN (SELECT id FROM anc)`;
   const ancestors =
@@ -21,15 +22,23 @@ const historyTurns = (path: "shown" | "ancestors") => {
       : `RECURSIVE anc(id) AS (
   SELECT parent_id FROM messages WHERE thread_id = @thread AND seq = @before AND parent_id IS NOT NULL
   UNION ALL SELECT m.parent_id FROM messages m JOIN anc ON m.id = anc.id WHERE m.parent_id IS NOT NULL),`;
+  // The newest final answer of the turn itself and of its regenerations, each read backwards
+  // from the partial index of final answers (one entry for a turn never regenerated), not every
+  // message of the turns sorted: the one statement of a turn's history costs less per turn.
+  const finalAnswer = `m.kind = 'answer' AND m.status = 'complete' AND ${onPath("m")}`;
   return `WITH ${ancestors} h AS (
   SELECT t.id AS turnId, t.prompt_seq AS seq, octet_length(t.provider_input) AS inputBytes,
-    (SELECT m.id FROM messages m
-      WHERE m.turn_id IN (SELECT t.id UNION ALL SELECT r.id FROM turns r WHERE r.source_turn_id = t.id)
-        AND m.kind = 'answer' AND m.status = 'complete' AND ${onPath("m")}
-      ORDER BY m.seq DESC LIMIT 1) AS answerId
+    (SELECT id FROM (
+        SELECT * FROM (SELECT m.id, m.seq FROM messages m INDEXED BY messages_final_answers
+          WHERE m.turn_id = t.id AND ${finalAnswer} ORDER BY m.seq DESC LIMIT 1)
+        UNION ALL
+        SELECT * FROM (SELECT m.id, m.seq FROM turns r
+            JOIN messages m INDEXED BY messages_final_answers ON m.turn_id = r.id AND ${finalAnswer}
+          WHERE r.source_turn_id = t.id ORDER BY m.seq DESC LIMIT 1))
+      ORDER BY seq DESC LIMIT 1) AS answerId
   FROM turns t JOIN messages p ON p.thread_id = t.thread_id AND p.seq = t.prompt_seq
   WHERE t.thread_id = @thread AND t.prompt_seq < @before AND ${onPath("p")}
-  ORDER BY t.prompt_seq DESC LIMIT @limit)`;
+  ORDER BY t.prompt_seq DESC LIMIT ${limit})`;
 };
 
 /**
@@ -37,7 +46,10 @@ const historyTurns = (path: "shown" | "ancestors") => {
  * first; texts only for the run of turns whose running sum fits the budget (sizes are never
  * negative, so that run is exactly `storeLogic.turnsWithinBudget`'s).
  */
-const historyOf = (path: "shown" | "ancestors") => `${historyTurns(path)}, sized AS (
+const historyOf = (
+  path: "shown" | "ancestors",
+  limit: number,
+) => `${historyTurns(path, limit)}, sized AS (
     SELECT h.turnId, h.seq, h.answerId, sum(h.inputBytes +
         coalesce((SELECT octet_length(text) FROM messages WHERE id = h.answerId), 0))
       OVER (ORDER BY h.seq DESC ROWS UNBOUNDED PRECEDING) AS used
@@ -98,8 +110,25 @@ export function sqliteTurnQueries(
     promptHidden: s(
       "SELECT 1 AS hidden FROM messages WHERE thread_id = ? AND seq = ? AND on_path = 0",
     ),
-    shownHistory: s(historyOf("shown")),
-    ancestorsHistory: s(historyOf("ancestors")),
+  };
+
+  /**
+   * The history statement for a budget of `maxTurns`, prepared once per value: the limit is
+   * written into the SQL because SQLite runs it about three times slower when the LIMIT of the
+   * inner ordered scan is a bound parameter (issue 33).
+   */
+  const historyStatements = new Map<string, Database.Statement>();
+  const historyStatement = (path: "shown" | "ancestors", maxTurns: number): Database.Statement => {
+    if (!Number.isSafeInteger(maxTurns)) throw new RangeError(`maxTurns: ${maxTurns}`);
+    const key = `${path} ${maxTurns}`;
+    let statement = historyStatements.get(key);
+    if (!statement) {
+      // A server uses one budget; a caller trying many keeps a few statements, not all.
+      if (historyStatements.size >= 16) historyStatements.clear();
+      statement = s(historyOf(path, maxTurns));
+      historyStatements.set(key, statement);
+    }
+    return statement;
   };
 
   const getTurn = (id: string): Turn | null => {
@@ -203,10 +232,9 @@ export function sqliteTurnQueries(
     historyBefore(threadId: string, beforeSeq: number, budget: HistoryBudget): HistoryTurn[] {
       if (budget.maxTurns <= 0) return [];
       const path = stmt.promptHidden.get(threadId, beforeSeq) ? "ancestors" : "shown";
-      return stmt[`${path}History`].all({
+      return historyStatement(path, budget.maxTurns).all({
         thread: threadId,
         before: beforeSeq,
-        limit: budget.maxTurns,
         maxChars: budget.maxChars,
       }) as HistoryTurn[];
     },
