@@ -17,7 +17,11 @@ import type {
   SearchRange,
 } from "@app/protocol";
 import type { ChatQueries } from "../storage/chatStore.ts";
-import type { CrossThreadCandidate, CrossThreadCursor } from "../storage/searchText.ts";
+import type {
+  CrossThreadCandidate,
+  CrossThreadCursor,
+  CrossThreadPlan,
+} from "../storage/searchText.ts";
 import { DomainError } from "./errors.ts";
 import { checkSearchQuery } from "./threadSearch.ts";
 
@@ -38,6 +42,8 @@ export interface AllThreadsSearchRequest {
   caseSensitive: boolean;
   wholeWord: boolean;
   cursor?: string | undefined;
+  /** The store's plan (`CrossThreadCandidateQuery.plan`); tests force one, HTTP never does. */
+  plan?: CrossThreadPlan | undefined;
 }
 
 type Store = Pick<ChatQueries, "searchAllCandidates" | "getThread">;
@@ -61,6 +67,7 @@ export async function searchAllThreads(
       caseSensitive: options.caseSensitive,
       after,
       limit: short ? SHORT_QUERY_SCAN : CANDIDATE_BATCH,
+      plan: request.plan,
     });
     let full = false;
     for (const candidate of batch.candidates) {

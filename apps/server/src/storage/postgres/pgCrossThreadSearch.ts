@@ -49,7 +49,14 @@ const ORDER = "ORDER BY t.updated_at DESC, t.id, s.seq";
 type Row = Omit<WindowRow, "key"> & { key: string };
 
 function windowRows(rows: Row[]): WindowRow[] {
-  return rows.map((row) => ({ ...row, key: Number(row.key) }));
+  return rows.map(({ key, messageId, role, threadId, threadUpdatedAt, text }) => ({
+    key: Number(key),
+    messageId,
+    role,
+    threadId,
+    threadUpdatedAt,
+    text,
+  }));
 }
 
 export function pgCrossThreadSearch(ctx: PgContext): Pick<ChatQueries, "searchAllCandidates"> {
@@ -74,19 +81,29 @@ export function pgCrossThreadSearch(ctx: PgContext): Pick<ChatQueries, "searchAl
         input.caseSensitive ? input.query : null,
       ];
       // A common query is found by walking the rows in list order, a window at a time, with
-      // an exact filter on the fold (the text comes back only for a row that contains the
-      // query); the trigram index would find every match in every thread and sort them all.
-      // Statements are unnamed: each is planned with its own pattern.
+      // an exact filter on the fold; the trigram index would find every match in every thread
+      // and sort them all. A window sends back only its matching rows (with their text) and its
+      // last row (where the next one starts), as on SQLite. Statements are unnamed: each is
+      // planned with its own pattern.
+      const plan = input.plan ?? "auto";
       const rows: WindowRow[] = [];
-      for (;;) {
-        const read = await ctx.rows<Row>(
+      let windows = 0;
+      while (plan !== "index") {
+        const read = await ctx.rows<Row & { n: string }>(
           "",
-          `SELECT s.seq AS key, s.message_id AS "messageId", s.role, t.id AS "threadId",
-             t.updated_at AS "threadUpdatedAt",
-             CASE WHEN s.folded LIKE $4 AND ($5::text IS NULL OR strpos(s.text, $5) > 0)
-               AND ${SEARCHABLE_ROW} THEN s.text END AS text
-           FROM threads t JOIN message_search s ON s.thread_id = t.id
-           WHERE ${SEARCHABLE_THREAD} AND ${AFTER} ${ORDER} LIMIT $6`,
+          `SELECT key, "messageId", role, "threadId", "threadUpdatedAt", text, n FROM (
+             SELECT w.*, row_number() OVER (ORDER BY "threadUpdatedAt" DESC, "threadId", key) AS n
+             FROM (
+               SELECT s.seq AS key, s.message_id AS "messageId", s.role, t.id AS "threadId",
+                 t.updated_at AS "threadUpdatedAt",
+                 CASE WHEN s.folded LIKE $4 AND ($5::text IS NULL OR strpos(s.text, $5) > 0)
+                   AND ${SEARCHABLE_ROW} THEN s.text END AS text
+               FROM threads t JOIN message_search s ON s.thread_id = t.id
+               WHERE ${SEARCHABLE_THREAD} AND ${AFTER} ${ORDER} LIMIT $6
+             ) w
+           ) x
+           WHERE text IS NOT NULL OR n = $6
+           ORDER BY n`,
           [
             ...boundsOf(rows.length === 0 ? input.after : positionOf(rows.at(-1)!)),
             ...pattern,
@@ -94,7 +111,9 @@ export function pgCrossThreadSearch(ctx: PgContext): Pick<ChatQueries, "searchAl
           ],
         );
         rows.push(...windowRows(read));
-        const step = walkStep(rows, read.length === ORDERED_WINDOW, input.limit);
+        windows++;
+        const full = Number(read.at(-1)?.n) === ORDERED_WINDOW;
+        const step = walkStep(rows, windows, full, input.limit, plan === "walk");
         if (step === "index") break;
         if (step !== "next") return step;
       }
