@@ -89,9 +89,11 @@ export interface CrossThreadCandidates {
 export const ORDERED_WINDOW = 1000;
 
 /**
- * SQLite asks the trigram index first when it holds fewer matching rows than this (a rare query:
- * finding and sorting them all is cheaper than walking to them); FTS5 counts them up to the
- * bound and stops, in well under a millisecond.
+ * The trigram index serves a query with fewer matching rows than this at once (a rare query:
+ * finding and sorting them all is cheaper than walking to them). SQLite counts them first (FTS5
+ * counts up to the bound and stops, in well under a millisecond); PostgreSQL after a first
+ * window with too few matches (its GIN index builds the whole bitmap of a common query, so it
+ * is asked only once the common ones have left).
  */
 export const INDEX_FIRST_BELOW = 1000;
 

@@ -15,6 +15,7 @@ import {
   type CrossThreadCandidates,
   type CrossThreadCursor,
   foldedSearchText,
+  INDEX_FIRST_BELOW,
   likeContains,
   NEWEST_THREAD_BOUND,
   ORDERED_WINDOW,
@@ -116,6 +117,21 @@ export function pgCrossThreadSearch(ctx: PgContext): Pick<ChatQueries, "searchAl
         const step = walkStep(rows, windows, full, input.limit, plan === "walk");
         if (step === "index") break;
         if (step !== "next") return step;
+        // Too few matches in the first window: a rare query? The GIN index cannot stop early
+        // for a common one (it builds the whole bitmap), so it is asked only now, when the
+        // common queries have left (a window full of matches): counting a rare query's few
+        // matches up to the bound is cheap, and they are then found through the index at once
+        // rather than after WALK_WINDOWS windows.
+        if (windows === 1 && plan === "auto") {
+          const [counted] = await ctx.rows<{ count: string }>(
+            "",
+            `SELECT count(*) AS count FROM (
+               SELECT 1 FROM message_search WHERE folded LIKE $1 LIMIT $2
+             ) hit`,
+            [pattern[0], INDEX_FIRST_BELOW],
+          );
+          if (Number(counted?.count) < INDEX_FIRST_BELOW) break;
+        }
       }
       // The trigram index, as on SQLite: the matching rows (materialized first, so the index
       // finds them wherever they are), then only the threads that can hold the batch (each
