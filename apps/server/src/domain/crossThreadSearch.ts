@@ -23,7 +23,7 @@ import type {
   CrossThreadPlan,
 } from "../storage/searchText.ts";
 import { DomainError } from "./errors.ts";
-import { checkSearchQuery } from "./threadSearch.ts";
+import { checkSearchQuery, yieldToEventLoop } from "./threadSearch.ts";
 
 /** Messages per page. */
 export const ALL_THREADS_PAGE = 30;
@@ -61,7 +61,9 @@ export async function searchAllThreads(
   let nextCursor: CrossThreadCursor | null = null;
   let limited: AllThreadsSearchResponse["limited"] = null;
   const short = [...query].length < 3;
-  for (;;) {
+  for (let first = true; ; first = false) {
+    // SQLite answers synchronously: let other requests run between two batches (issue 33).
+    if (!first) await yieldToEventLoop();
     const batch = await store.searchAllCandidates({
       query,
       caseSensitive: options.caseSensitive,
