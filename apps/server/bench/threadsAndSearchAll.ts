@@ -15,7 +15,13 @@
  * turn (200,000 messages), 100 requests per query and store. Requests alternate between the two
  * servers, so machine load hits both alike; the load average is printed before and after. Not
  * part of the test suite; figures go in the root PERFORMANCE.md.
+ *
+ * `BENCH_DATA_DIR=<dir>` keeps the seeded data between runs: the SQLite file and the
+ * PostgreSQL cluster live under `<dir>` (seeded once per size, then reused as they are; the
+ * runs only read them). Remove `<dir>` (after the run, the cluster stopped) to start afresh.
  */
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdir, rm } from "node:fs/promises";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { AllThreadsSearchResponseSchema, ThreadListSchema } from "@app/protocol";
@@ -40,28 +46,20 @@ const REQUESTS = Number(process.argv[4] ?? 100);
 const SEED_BATCH = Math.max(1, Math.floor(20_000 / TURNS));
 
 await checkBulkSeed();
-const dataDir = await makeTempDir("chat-threads-bench-");
-const cluster = await startPostgresCluster();
+const kept = process.env.BENCH_DATA_DIR;
+const dataDir =
+  kept === undefined
+    ? await makeTempDir("chat-threads-bench-")
+    : join(kept, `sqlite-${THREADS}x${TURNS}`);
+const cluster = await startPostgresCluster(kept === undefined ? {} : { keepIn: join(kept, "pg") });
+const seededMark = join(dataDir, "seeded");
 try {
-  let began = performance.now();
-  // Opened once through the store: the schema and the environment id.
-  await (await openStore({ databaseUrl: null, pgPoolSize: 1, dataDir })).close();
-  const file = join(dataDir, "chat.sqlite");
-  const bulk = openDatabase(file);
-  for (let from = 0; from < THREADS; from += SEED_BATCH) {
-    bulkSeedSqlite(bulk, from, Math.min(THREADS, from + SEED_BATCH), TURNS);
-  }
-  bulk.close();
-  const messages = THREADS * TURNS * 2;
-  console.log(
-    `seeded ${THREADS} threads, ${messages} messages (SQLite, indexed, bulk) in ${seconds(began)} s`,
-  );
-  began = performance.now();
-  const databaseUrl = await cluster.createDatabase("threads");
-  const db = openDatabase(file);
-  await importSqliteIntoPostgres(db, databaseUrl);
-  db.close();
-  console.log(`copied into PostgreSQL in ${seconds(began)} s`);
+  // The mark names the PostgreSQL database the data was copied into (a fresh name per seeding,
+  // so a seeding cut short leaves nothing in the way of the next).
+  const databaseUrl = existsSync(seededMark)
+    ? cluster.urlOf(readFileSync(seededMark, "utf8").trim())
+    : await seed(`threads_${THREADS}x${TURNS}_${Date.now()}`);
+  if (kept !== undefined) console.log(`data in ${kept} (seeded once, reused)`);
 
   const common = {
     env: {},
@@ -140,7 +138,35 @@ try {
   await Promise.all(Object.values(servers).map((server) => server.close()));
 } finally {
   cluster.stop();
-  await removeDir(dataDir);
+  if (kept === undefined) await removeDir(dataDir);
+}
+
+/** Seeds SQLite in bulk and copies it into PostgreSQL database `name`; returns its URL. */
+async function seed(name: string): Promise<string> {
+  await rm(dataDir, { recursive: true, force: true });
+  await mkdir(dataDir, { recursive: true });
+  let began = performance.now();
+  // Opened once through the store: the schema and the environment id.
+  await (await openStore({ databaseUrl: null, pgPoolSize: 1, dataDir })).close();
+  const file = join(dataDir, "chat.sqlite");
+  const bulk = openDatabase(file);
+  for (let from = 0; from < THREADS; from += SEED_BATCH) {
+    bulkSeedSqlite(bulk, from, Math.min(THREADS, from + SEED_BATCH), TURNS);
+  }
+  bulk.close();
+  const messages = THREADS * TURNS * 2;
+  console.log(
+    `seeded ${THREADS} threads, ${messages} messages (SQLite, indexed, bulk) in ${seconds(began)} s`,
+  );
+  began = performance.now();
+  const databaseUrl = await cluster.createDatabase(name);
+  const db = openDatabase(file);
+  await importSqliteIntoPostgres(db, databaseUrl);
+  db.close();
+  console.log(`copied into PostgreSQL in ${seconds(began)} s`);
+
+  if (kept !== undefined) writeFileSync(seededMark, name);
+  return databaseUrl;
 }
 
 type Check = (body: unknown) => string[];

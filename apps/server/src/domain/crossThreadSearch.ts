@@ -17,9 +17,13 @@ import type {
   SearchRange,
 } from "@app/protocol";
 import type { ChatQueries } from "../storage/chatStore.ts";
-import type { CrossThreadCandidate, CrossThreadCursor } from "../storage/searchText.ts";
+import type {
+  CrossThreadCandidate,
+  CrossThreadCursor,
+  CrossThreadPlan,
+} from "../storage/searchText.ts";
 import { DomainError } from "./errors.ts";
-import { checkSearchQuery } from "./threadSearch.ts";
+import { checkSearchQuery, yieldToEventLoop } from "./threadSearch.ts";
 
 /** Messages per page. */
 export const ALL_THREADS_PAGE = 30;
@@ -38,6 +42,8 @@ export interface AllThreadsSearchRequest {
   caseSensitive: boolean;
   wholeWord: boolean;
   cursor?: string | undefined;
+  /** The store's plan (`CrossThreadCandidateQuery.plan`); tests force one, HTTP never does. */
+  plan?: CrossThreadPlan | undefined;
 }
 
 type Store = Pick<ChatQueries, "searchAllCandidates" | "getThread">;
@@ -55,12 +61,15 @@ export async function searchAllThreads(
   let nextCursor: CrossThreadCursor | null = null;
   let limited: AllThreadsSearchResponse["limited"] = null;
   const short = [...query].length < 3;
-  for (;;) {
+  for (let first = true; ; first = false) {
+    // SQLite answers synchronously: let other requests run between two batches (issue 33).
+    if (!first) await yieldToEventLoop();
     const batch = await store.searchAllCandidates({
       query,
       caseSensitive: options.caseSensitive,
       after,
       limit: short ? SHORT_QUERY_SCAN : CANDIDATE_BATCH,
+      plan: request.plan,
     });
     let full = false;
     for (const candidate of batch.candidates) {

@@ -17,10 +17,23 @@ export const DEFAULT_SEARCH_LIMIT = 200;
 export const MAX_SEARCH_LIMIT = 1000;
 /**
  * Candidates read from the store at a time: 8 at first, doubling up to 64, so a page that fills
- * with its first messages (long ones, many ranges each) does not read dozens it never checks.
+ * with its first messages (long ones, many ranges each) does not read dozens it never checks;
+ * and never more than {@link SLICE_CHARS} of text at the length of the longest seen so far.
  */
 const FIRST_CANDIDATE_BATCH = 8;
 const MAX_CANDIDATE_BATCH = 64;
+/**
+ * Characters of candidate text read and checked between two yields to the event loop (issue
+ * 33). SQLite answers synchronously, so without them one request over long messages (a thread
+ * of 600,000-character replies) held the event loop for its whole scan budget; with them a
+ * slice holds about this much text (a millisecond or two of CPU), and other requests go first.
+ */
+export const SLICE_CHARS = 1_000_000;
+
+/** Lets the event loop run what is waiting (I/O, timers) before going on. */
+export function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
 /**
  * Characters of candidate text one request checks at most (issue 29): past it the page ends
  * early, with `nextCursor` where the next page goes on, so no query, however bad, holds the
@@ -80,7 +93,18 @@ export async function searchThread(
   let ranges = 0;
   let lastKey = afterKey;
   let budget = request.scanBudgetChars ?? SEARCH_SCAN_BUDGET_CHARS;
-  for (let batch = FIRST_CANDIDATE_BATCH; ; batch = Math.min(batch * 2, MAX_CANDIDATE_BATCH)) {
+  let longest = 0;
+  let sliced = 0;
+  for (
+    let doubling = FIRST_CANDIDATE_BATCH;
+    ;
+    doubling = Math.min(doubling * 2, MAX_CANDIDATE_BATCH)
+  ) {
+    if (sliced >= SLICE_CHARS) {
+      await yieldToEventLoop();
+      sliced = 0;
+    }
+    const batch = Math.max(1, Math.min(doubling, Math.floor(SLICE_CHARS / Math.max(longest, 1))));
     const candidates = await store.searchCandidates({
       threadId,
       query,
@@ -91,7 +115,13 @@ export async function searchThread(
     for (const candidate of candidates) {
       // Spent: the next page starts at this candidate (the cursor is the key before it).
       if (budget <= 0) return { matches, nextCursor: String(afterKey) };
+      if (sliced >= SLICE_CHARS) {
+        await yieldToEventLoop();
+        sliced = 0;
+      }
       budget -= candidate.text.length;
+      sliced += candidate.text.length;
+      longest = Math.max(longest, candidate.text.length);
       afterKey = candidate.key;
       const found = findTextMatches(candidate.text, query, options);
       if (found.ranges.length === 0) continue;

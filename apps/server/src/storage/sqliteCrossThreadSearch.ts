@@ -104,17 +104,22 @@ export function sqliteCrossThreadSearch(
      ${ORDER}`;
   const next = db.prepare(`${NEXT} LIMIT @limit`);
   // A common query is found by walking the rows in list order, a window at a time, with an
-  // exact filter (the text comes back only for a row that contains the query); the trigram
-  // index would find every match in every thread and sort them all. The path is checked for
-  // a row that contains the query alone.
+  // exact filter; the trigram index would find every match in every thread and sort them all.
+  // A window sends back only its matching rows (with their text) and its last row (where the
+  // next one starts): making a JS object of every row read cost more than reading it. The path
+  // is checked for a row that contains the query alone.
   const windowed = (filter: string) =>
     db.prepare(
-      `SELECT s.id AS key, s.message_id AS messageId, s.role, t.id AS threadId,
-         t.updated_at AS threadUpdatedAt,
-         CASE WHEN s.text IS NOT NULL AND ${filter} AND ${SEARCHABLE_ROW} THEN s.text END AS text
-       FROM threads t INDEXED BY threads_listed JOIN message_search s ON s.thread_id = t.id
-       WHERE ${SEARCHABLE_THREAD} AND ${AFTER}
-       ${ORDER} LIMIT @window`,
+      `SELECT key, messageId, role, threadId, threadUpdatedAt, text, n FROM (
+         SELECT *, row_number() OVER (ORDER BY threadUpdatedAt DESC, threadId, key) AS n FROM (
+           SELECT s.id AS key, s.message_id AS messageId, s.role, t.id AS threadId,
+             t.updated_at AS threadUpdatedAt,
+             CASE WHEN s.text IS NOT NULL AND ${filter} AND ${SEARCHABLE_ROW} THEN s.text END AS text
+           FROM threads t INDEXED BY threads_listed JOIN message_search s ON s.thread_id = t.id
+           WHERE ${SEARCHABLE_THREAD} AND ${AFTER}
+           ${ORDER} LIMIT @window))
+       WHERE text IS NOT NULL OR n = @window
+       ORDER BY n`,
     );
   const window = {
     instr: windowed("instr(s.text, @query) > 0"),
@@ -142,10 +147,15 @@ export function sqliteCrossThreadSearch(
       const phrase = ftsQuery(folded);
       const trigramRows = () =>
         rowsResult(trigram.all({ ...params, phrase }) as WindowRow[], input.limit);
+      const plan = input.plan ?? "auto";
+      if (plan === "index") return trigramRows();
       // A rare query: its few matches, found and sorted, cost less than any walk.
-      const { count } = indexed.get({ phrase, bound: INDEX_FIRST_BELOW }) as { count: number };
-      if (count < INDEX_FIRST_BELOW) return trigramRows();
+      if (plan === "auto") {
+        const { count } = indexed.get({ phrase, bound: INDEX_FIRST_BELOW }) as { count: number };
+        if (count < INDEX_FIRST_BELOW) return trigramRows();
+      }
       const rows: WindowRow[] = [];
+      let windows = 0;
       for (;;) {
         const read = filter.all({
           ...boundsOf(rows.length === 0 ? input.after : positionOf(rows.at(-1)!)),
@@ -154,9 +164,11 @@ export function sqliteCrossThreadSearch(
           like: likeContains(input.query),
           folded,
           superset,
-        }) as WindowRow[];
+        }) as (WindowRow & { n: number })[];
         rows.push(...read);
-        const step = walkStep(rows, read.length === ORDERED_WINDOW, input.limit);
+        windows++;
+        const full = read.at(-1)?.n === ORDERED_WINDOW;
+        const step = walkStep(rows, windows, full, input.limit, plan === "walk");
         if (step === "index") break;
         if (step !== "next") return step;
       }

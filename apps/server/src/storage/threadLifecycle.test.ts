@@ -18,7 +18,12 @@ import {
 } from "../testing/harness.ts";
 import type { ChatStore } from "./chatStore.ts";
 import { openDatabase } from "./db.ts";
-import { INDEX_FIRST_BELOW, ORDERED_WINDOW, WALK_WINDOWS } from "./searchText.ts";
+import {
+  type CrossThreadPlan,
+  INDEX_FIRST_BELOW,
+  ORDERED_WINDOW,
+  WALK_WINDOWS,
+} from "./searchText.ts";
 import { StorageUnavailableError } from "./storageErrors.ts";
 
 let dir: string;
@@ -455,6 +460,53 @@ describe("search all threads", () => {
     expect(await search(true, true)).toEqual(
       ids((text) => text.includes("the shared notes") && !text.includes("notesy")),
     );
+    // Writing more than WALK_WINDOWS windows of rows, one thread at a time, takes a while on a
+    // loaded machine's PostgreSQL.
+  }, 180_000);
+
+  it("gives the same answers whichever way the store finds them: walk, trigram index, or its own choice", async () => {
+    // On the data of the tests above: dense matches, a deleted thread, more than WALK_WINDOWS
+    // windows of rows without one, then sparse ones; and a rare word.
+    const pagesOf = async (
+      query: string,
+      caseSensitive: boolean,
+      wholeWord: boolean,
+      plan: CrossThreadPlan,
+    ) => {
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      for (;;) {
+        const page = await searchAllThreads(store, {
+          query,
+          caseSensitive,
+          wholeWord,
+          plan,
+          ...(cursor === undefined ? {} : { cursor }),
+        });
+        for (const group of page.groups) {
+          for (const match of group.matches) {
+            seen.push(`${group.thread.id}/${match.messageId}${JSON.stringify(match.ranges)}`);
+          }
+        }
+        if (page.nextCursor === null) return seen;
+        cursor = page.nextCursor;
+      }
+    };
+    const cases: [string, boolean, boolean][] = [
+      ["Shared Notes", false, false],
+      ["shared notes", true, true],
+      ["notesy", false, false],
+      ["at last", false, true],
+      ["zebracorn", false, true],
+      ["übergröße", false, false],
+      ["nothing to see 7", false, false],
+    ];
+    for (const [query, caseSensitive, wholeWord] of cases) {
+      const walked = await pagesOf(query, caseSensitive, wholeWord, "walk");
+      expect(walked.length, query).toBeGreaterThan(0);
+      expect(await pagesOf(query, caseSensitive, wholeWord, "index"), query).toEqual(walked);
+      expect(await pagesOf(query, caseSensitive, wholeWord, "auto"), query).toEqual(walked);
+    }
   });
 
   it("caps a one- or two-character query and says so", async () => {

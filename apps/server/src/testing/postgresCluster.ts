@@ -4,7 +4,15 @@
  * PostgreSQL refuses to run as root, so as root the binaries run as the `postgres` system user.
  */
 import { execFile, execFileSync } from "node:child_process";
-import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import {
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+} from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -52,12 +60,20 @@ export interface PostgresCluster {
   stop(): void;
 }
 
-/** Starts a cluster (about 2-4 s on a loaded 2-core machine). */
-export async function startPostgresCluster(): Promise<PostgresCluster> {
+/**
+ * Starts a cluster (about 2-4 s on a loaded 2-core machine). With `keepIn` (benchmarks that
+ * reuse seeded data between runs), the cluster lives in that dir: created there the first time,
+ * started again from it later, and {@link PostgresCluster.stop} stops it without removing it.
+ */
+export async function startPostgresCluster(
+  options: { keepIn?: string } = {},
+): Promise<PostgresCluster> {
   const reason = postgresUnavailableReason();
   if (reason !== null) throw new Error(`Cannot start PostgreSQL: ${reason}`);
   const bin = findPostgresBin()!;
-  const dir = mkdtempSync(join(tmpdir(), "chat-pg-"));
+  const keep = options.keepIn !== undefined;
+  if (keep) mkdirSync(options.keepIn!, { recursive: true });
+  const dir = options.keepIn ?? mkdtempSync(join(tmpdir(), "chat-pg-"));
   const asRoot = process.getuid?.() === 0;
   const run = (tool: string, args: string[]) => {
     const command = asRoot ? "runuser" : join(bin, tool);
@@ -71,11 +87,12 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
   };
   if (asRoot) chownSync(dir, Number(execFileSync("id", ["-u", "postgres"]).toString()), 0);
   const data = join(dir, "data");
-  run("initdb", ["-D", data, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--no-sync"]);
+  if (!existsSync(join(data, "PG_VERSION")))
+    run("initdb", ["-D", data, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--no-sync"]);
   const port = await freePort();
   // fsync off: a test cluster need not survive a power cut, and commits get cheaper.
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300`;
-  run("pg_ctl", ["-D", data, "-w", "-l", join(dir, "log"), "-o", options, "start"]);
+  const serverOptions = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300`;
+  run("pg_ctl", ["-D", data, "-w", "-l", join(dir, "log"), "-o", serverOptions, "start"]);
   const urlOf = (name: string) => `postgres://postgres@127.0.0.1:${port}/${name}`;
   const adminUrl = urlOf("postgres");
   let stopped = false;
@@ -115,7 +132,7 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
         "-l",
         join(dir, "log"),
         "-o",
-        options,
+        serverOptions,
         "restart",
       ]);
     },
@@ -123,9 +140,9 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
       if (stopped) return;
       stopped = true;
       try {
-        run("pg_ctl", ["-D", data, "-m", "immediate", "stop"]);
+        run("pg_ctl", ["-D", data, "-m", keep ? "fast" : "immediate", "stop"]);
       } finally {
-        rmSync(dir, { recursive: true, force: true });
+        if (!keep) rmSync(dir, { recursive: true, force: true });
       }
     },
   };

@@ -15,6 +15,7 @@ import {
   type CrossThreadCandidates,
   type CrossThreadCursor,
   foldedSearchText,
+  INDEX_FIRST_BELOW,
   likeContains,
   NEWEST_THREAD_BOUND,
   ORDERED_WINDOW,
@@ -49,7 +50,14 @@ const ORDER = "ORDER BY t.updated_at DESC, t.id, s.seq";
 type Row = Omit<WindowRow, "key"> & { key: string };
 
 function windowRows(rows: Row[]): WindowRow[] {
-  return rows.map((row) => ({ ...row, key: Number(row.key) }));
+  return rows.map(({ key, messageId, role, threadId, threadUpdatedAt, text }) => ({
+    key: Number(key),
+    messageId,
+    role,
+    threadId,
+    threadUpdatedAt,
+    text,
+  }));
 }
 
 export function pgCrossThreadSearch(ctx: PgContext): Pick<ChatQueries, "searchAllCandidates"> {
@@ -74,19 +82,29 @@ export function pgCrossThreadSearch(ctx: PgContext): Pick<ChatQueries, "searchAl
         input.caseSensitive ? input.query : null,
       ];
       // A common query is found by walking the rows in list order, a window at a time, with
-      // an exact filter on the fold (the text comes back only for a row that contains the
-      // query); the trigram index would find every match in every thread and sort them all.
-      // Statements are unnamed: each is planned with its own pattern.
+      // an exact filter on the fold; the trigram index would find every match in every thread
+      // and sort them all. A window sends back only its matching rows (with their text) and its
+      // last row (where the next one starts), as on SQLite. Statements are unnamed: each is
+      // planned with its own pattern.
+      const plan = input.plan ?? "auto";
       const rows: WindowRow[] = [];
-      for (;;) {
-        const read = await ctx.rows<Row>(
+      let windows = 0;
+      while (plan !== "index") {
+        const read = await ctx.rows<Row & { n: string }>(
           "",
-          `SELECT s.seq AS key, s.message_id AS "messageId", s.role, t.id AS "threadId",
-             t.updated_at AS "threadUpdatedAt",
-             CASE WHEN s.folded LIKE $4 AND ($5::text IS NULL OR strpos(s.text, $5) > 0)
-               AND ${SEARCHABLE_ROW} THEN s.text END AS text
-           FROM threads t JOIN message_search s ON s.thread_id = t.id
-           WHERE ${SEARCHABLE_THREAD} AND ${AFTER} ${ORDER} LIMIT $6`,
+          `SELECT key, "messageId", role, "threadId", "threadUpdatedAt", text, n FROM (
+             SELECT w.*, row_number() OVER (ORDER BY "threadUpdatedAt" DESC, "threadId", key) AS n
+             FROM (
+               SELECT s.seq AS key, s.message_id AS "messageId", s.role, t.id AS "threadId",
+                 t.updated_at AS "threadUpdatedAt",
+                 CASE WHEN s.folded LIKE $4 AND ($5::text IS NULL OR strpos(s.text, $5) > 0)
+                   AND ${SEARCHABLE_ROW} THEN s.text END AS text
+               FROM threads t JOIN message_search s ON s.thread_id = t.id
+               WHERE ${SEARCHABLE_THREAD} AND ${AFTER} ${ORDER} LIMIT $6
+             ) w
+           ) x
+           WHERE text IS NOT NULL OR n = $6
+           ORDER BY n`,
           [
             ...boundsOf(rows.length === 0 ? input.after : positionOf(rows.at(-1)!)),
             ...pattern,
@@ -94,34 +112,59 @@ export function pgCrossThreadSearch(ctx: PgContext): Pick<ChatQueries, "searchAl
           ],
         );
         rows.push(...windowRows(read));
-        const step = walkStep(rows, read.length === ORDERED_WINDOW, input.limit);
+        windows++;
+        const full = Number(read.at(-1)?.n) === ORDERED_WINDOW;
+        const step = walkStep(rows, windows, full, input.limit, plan === "walk");
         if (step === "index") break;
         if (step !== "next") return step;
+        // Too few matches in the first window: a rare query? The GIN index cannot stop early
+        // for a common one (it builds the whole bitmap), so it is asked only now, when the
+        // common queries have left (a window full of matches), and with a cap: fewer matching
+        // rows than the cap are all of them, and the answer stands; as many is a query too
+        // common for the index, and the walk goes on.
+        if (windows === 1 && plan === "auto") {
+          const capped = await trigram(INDEX_FIRST_BELOW);
+          if (capped !== null) return capped;
+        }
       }
-      // The trigram index, as on SQLite: the matching rows (materialized first, so the index
-      // finds them wherever they are), then only the threads that can hold the batch (each
-      // holds a match, so `limit + 1` of them from the cursor's thread on do), in list order;
-      // the sort and the path check are for those alone. A row off the path comes back without
-      // text: not a candidate, but read.
-      const found = await ctx.rows<Row>(
-        "",
-        `WITH hit AS MATERIALIZED (
-           SELECT thread_id, seq, message_id, role, text FROM message_search
-           WHERE folded LIKE $4 AND ($5::text IS NULL OR strpos(text, $5) > 0)
-         ), th AS MATERIALIZED (
-           SELECT t.id, t.updated_at FROM threads t
-           WHERE t.id IN (SELECT thread_id FROM hit) AND ${SEARCHABLE_THREAD}
-             AND t.updated_at <= $1 AND (t.updated_at < $1 OR t.id >= $2)
-           ORDER BY t.updated_at DESC, t.id LIMIT $6 + 1
-         )
-         SELECT s.seq AS key, s.message_id AS "messageId", s.role, t.id AS "threadId",
-           t.updated_at AS "threadUpdatedAt",
-           CASE WHEN ${SEARCHABLE_ROW} THEN s.text END AS text
-         FROM th t JOIN hit s ON s.thread_id = t.id
-         WHERE ${AFTER} ${ORDER} LIMIT $6`,
-        [...boundsOf(input.after), ...pattern, input.limit],
-      );
-      return rowsResult(windowRows(found), input.limit);
+      return (await trigram(null))!;
+
+      /**
+       * The trigram index, as on SQLite: the matching rows (materialized first, so the index
+       * finds them wherever they are), then only the threads that can hold the batch (each
+       * holds a match, so `limit + 1` of them from the cursor's thread on do), in list order;
+       * the sort and the path check are for those alone. A row off the path comes back without
+       * text: not a candidate, but read. With a `cap`, null when the index holds that many
+       * matching rows or more (the answer would not be whole).
+       */
+      async function trigram(cap: number | null): Promise<CrossThreadCandidates | null> {
+        const found = await ctx.rows<Partial<Row> & { hits: string }>(
+          "",
+          `WITH hit AS MATERIALIZED (
+             SELECT thread_id, seq, message_id, role, text FROM message_search
+             WHERE folded LIKE $4 AND ($5::text IS NULL OR strpos(text, $5) > 0)
+             LIMIT $7
+           ), th AS MATERIALIZED (
+             SELECT t.id, t.updated_at FROM threads t
+             WHERE t.id IN (SELECT thread_id FROM hit) AND ${SEARCHABLE_THREAD}
+               AND t.updated_at <= $1 AND (t.updated_at < $1 OR t.id >= $2)
+             ORDER BY t.updated_at DESC, t.id LIMIT $6 + 1
+           ), found AS (
+             SELECT s.seq AS key, s.message_id AS "messageId", s.role, t.id AS "threadId",
+               t.updated_at AS "threadUpdatedAt",
+               CASE WHEN ${SEARCHABLE_ROW} THEN s.text END AS text
+             FROM th t JOIN hit s ON s.thread_id = t.id
+             WHERE ${AFTER} ${ORDER} LIMIT $6
+           )
+           SELECT c.hits, f.* FROM (SELECT count(*) AS hits FROM hit) c
+             LEFT JOIN found f ON true
+           ORDER BY f."threadUpdatedAt" DESC, f."threadId", f.key`,
+          [...boundsOf(input.after), ...pattern, input.limit, cap],
+        );
+        if (cap !== null && Number(found[0]?.hits) >= cap) return null;
+        const rows = found.filter((row): row is Row & { hits: string } => row.key != null);
+        return rowsResult(windowRows(rows), input.limit);
+      }
     },
   };
 }
