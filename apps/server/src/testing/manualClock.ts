@@ -98,5 +98,5 @@ export class ManualClock implements Clock {
 
 /** As Node reads a delay: anything not a number >= 0 (NaN, negative) is 0. */
 function delay(ms: number): number {
-  return ms >= 0 ? ms : 0;
+  return Number.isNaN(ms) ? 0 : Math.max(ms, 0);
 }
