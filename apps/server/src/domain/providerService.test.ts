@@ -453,15 +453,19 @@ describe("provider output with NUL (U+0000)", () => {
     adapter.script = async (ctx) => {
       const progress = ctx.startMessage("progress");
       progress.append("thinking\u0000");
+      // Stored whole before the answer starts (its commit would store the answer's text too).
+      const progressStored = await watchFor(
+        ctx.threadId,
+        ({ event }) => event.type === "message.completed",
+      );
       progress.complete();
+      await progressStored.seen;
       const writer = ctx.startMessage("answer");
       writer.append("a\u0000b");
-      // Across a flush interval, so the NUL also reaches a stored delta row (on PostgreSQL the
-      // progress message's completion may store it first: either way, one row holds it).
+      // Across a flush interval, so the NUL also reaches a stored delta row.
       const row = await watchFor(
         ctx.threadId,
-        ({ id, event }) =>
-          id !== null && event.type === "message.delta" && !event.delta.startsWith("thinking"),
+        ({ id, event }) => id !== null && event.type === "message.delta",
       );
       clock.advance(DEFAULT_FLUSH_INTERVAL_MS);
       flushed.push((await row.seen).event);
