@@ -67,6 +67,14 @@ function streamedText(events: { data: string }[], messageId: string): string {
   return text;
 }
 
+/** The answer is complete or ended with its turn. */
+function ended(events: { data: string }[], messageId: string): boolean {
+  return events.some((e) => {
+    const event = JSON.parse(e.data) as ServerEvent;
+    return event.type === "message.completed" && event.message.id === messageId;
+  });
+}
+
 /** The text of the answer's committed delta rows, read from the store after the kill. */
 async function committedText(threadId: string, messageId: string): Promise<string> {
   const store = await openTestStore(dataDir);
@@ -132,14 +140,26 @@ describe(`a server process killed mid-reply with a queue (${testStoreKind})`, ()
       // What clients have been streamed up to the kill (this client reads on until then).
       // (The stream breaks at the kill: the events seen so far are kept by reference.)
       let more: SseEvent[] = [];
+      const streamedBefore = streamedText(events, answerId).length;
+      let streamedOn: () => void = () => {};
+      const replyMoved = new Promise<void>((resolve) => {
+        streamedOn = resolve;
+      });
       const reading = collectSse(url, {
         lastEventId: "0",
         until: (seen) => {
           more = seen;
+          // The kill comes once this client has text the first had not (the reply streams on,
+          // in the server process) or the answer ended (the checks below then fail).
+          if (streamedText(seen, answerId).length > streamedBefore || ended(seen, answerId)) {
+            streamedOn();
+          }
           return false;
         },
-      }).catch(() => []);
-      await new Promise((resolve) => setTimeout(resolve, 150));
+      })
+        .catch(() => [])
+        .finally(() => streamedOn());
+      await replyMoved;
       await server.kill("SIGKILL");
       await reading;
       const streamed = streamedText([...events, ...more], answerId);

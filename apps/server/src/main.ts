@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net";
 import { pathToFileURL } from "node:url";
 import { serve } from "@hono/node-server";
 import { ConfigError, loadConfig, requireTokenOffLoopback, type ServerConfig } from "./config.ts";
+import type { Clock } from "./domain/clock.ts";
 import { ConversationChanges } from "./domain/conversationChanges.ts";
 import { ThreadEventLog } from "./domain/events.ts";
 import { ProviderService } from "./domain/providerService.ts";
@@ -45,6 +46,8 @@ export interface StartServerOptions extends Partial<ServerConfig> {
   sseMaxQueuedChars?: number;
   /** Where log lines go (default: the console at LOG_LEVEL). */
   logger?: Logger;
+  /** The turn path's timers (default: Node's; tests pass a `ManualClock` and advance it). */
+  clock?: Clock;
 }
 
 /** The server cannot start for a reason a person must fix (port taken, data dir unusable). */
@@ -60,6 +63,8 @@ export interface RunningServer {
   environmentId: string;
   config: ServerConfig;
   provider: ProviderService;
+  /** The threads' event log (tests follow a thread's events instead of polling). */
+  events: ThreadEventLog;
   /** Number of open SSE streams (diagnostics; lets tests check that closed clients are released). */
   openEventStreams(): number;
   /** Stops accepting connections, ends SSE streams, settles turns and closes the database. */
@@ -86,6 +91,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     maxReplyChars: config.maxReplyChars,
     turnLeaseMs: config.turnLeaseMs,
     ...(options.storageRetryMs === undefined ? {} : { storageRetryMs: options.storageRetryMs }),
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
   });
   await provider.ready();
   const threads = new ThreadService(store);
@@ -150,6 +156,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     environmentId: store.environmentId,
     config,
     provider,
+    events,
     openEventStreams: () => connections.size,
     close: () => {
       closing ??= (async () => {

@@ -6,6 +6,7 @@
 import { execFileSync } from "node:child_process";
 import type { MessagePage, Thread, ThreadDetail } from "@app/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Logger, silentLogger } from "./logger.ts";
 import type { ProviderTurnContext } from "./providers/types.ts";
 import {
   makeTempDir,
@@ -13,7 +14,6 @@ import {
   removeDir,
   startTestServer,
   type TestServer,
-  waitFor,
 } from "./testing/harness.ts";
 
 let mountDir = "";
@@ -54,25 +54,39 @@ describe("storage faults on a real tmpfs", () => {
     let written = "";
     const adapter = new RecordingAdapter(async (turn) => {
       const writer = turn.startMessage("answer");
-      // 8 MB of text into a 1 MB file system, a chunk per tick, until the turn is stopped.
+      // 8 MB of text into a 1 MB file system, a chunk per turn of the event loop (the writer
+      // flushes every 64 KiB), until the turn is stopped.
       for (let i = 0; i < 400 && !turn.signal.aborted; i++) {
         const chunk = `${String(i).padStart(4, "0")}${"z".repeat(19_996)}`;
         writer.append(chunk);
         written += chunk;
-        await new Promise((resolve) => setTimeout(resolve, 2));
+        await new Promise((resolve) => setImmediate(resolve));
       }
       await untilAborted(turn);
     });
+    // The retry queue says when a write waits for storage: the moment the disk is full.
+    let writeWaits: () => void = () => {};
+    const diskFull = new Promise<void>((resolve) => {
+      writeWaits = resolve;
+    });
+    const logger: Logger = {
+      ...silentLogger,
+      warn: (message) => {
+        if (message.startsWith("Storage unavailable: a write waits")) writeWaits();
+      },
+    };
     const server: TestServer = await startTestServer({
       adapter,
       dataDir: mountDir,
       storageRetryMs: 60_000,
       maxReplyChars: 50_000_000,
+      logger,
     });
     try {
       const thread = (await (await server.post("/api/threads", {})).json()) as Thread;
       await server.post(`/api/threads/${thread.id}/turns`, { input: "fill the disk" });
-      await waitFor(() => (server.provider.writesWaitingForStorage > 0 ? true : undefined), 30_000);
+      await diskFull;
+      expect(server.provider.writesWaitingForStorage).toBeGreaterThan(0);
 
       // Full: writes get 503, reads work.
       const refused = await server.post(`/api/threads/${thread.id}/turns`, {

@@ -3,6 +3,7 @@ import { PROVIDER_INPUT_MAX_CHARS } from "@app/citations";
 import type { Logger } from "../logger.ts";
 import type { ProviderAdapter } from "../providers/types.ts";
 import type { ChatStore, HistoryBudget } from "../storage/chatStore.ts";
+import type { Clock } from "./clock.ts";
 import type { ThreadEventLog } from "./events.ts";
 
 /** Defaults of the limits (DESIGN.md section 7; env vars of the same names in config.ts). */
@@ -28,6 +29,12 @@ export interface ProviderServiceOptions {
   adapter: ProviderAdapter;
   /** Clock for stored timestamps (ISO-8601). */
   now?: () => string;
+  /**
+   * Runs the turn path's timers: the writer's flush, lease renewals and the claim sweep, the
+   * deadlines, storage retries and the shutdown grace (default `realClock`; tests advance a
+   * `ManualClock`).
+   */
+  clock?: Clock;
   /** Which earlier turns an adapter receives as history (default {@link DEFAULT_HISTORY_BUDGET}). */
   history?: HistoryBudget;
   /** A turn whose provider sends nothing for this long fails (default 60,000 ms). */

@@ -8,15 +8,20 @@ import {
   startTestServer,
   type TestServer,
   testStoreKind,
-  waitFor,
 } from "../testing/harness.ts";
+import { ManualClock } from "../testing/manualClock.ts";
+import type { LiveEvent } from "./events.ts";
+import { DEFAULT_FLUSH_INTERVAL_MS } from "./turnWriter.ts";
 
 let server: TestServer;
 let adapter: RecordingAdapter;
+/** The turn path's timers: no flush interval passes unless a test advances it. */
+let clock: ManualClock;
 
 beforeEach(async () => {
   adapter = new RecordingAdapter();
-  server = await startTestServer({ adapter });
+  clock = new ManualClock();
+  server = await startTestServer({ adapter, clock });
 });
 
 afterEach(async () => {
@@ -32,6 +37,33 @@ async function newThread(): Promise<Thread> {
 
 async function send(threadId: string, input: string): Promise<Response> {
   return server.post(`/api/threads/${threadId}/turns`, { input });
+}
+
+/**
+ * Follows the thread from now on: `seen` resolves with the first event `match` accepts. Await
+ * this before causing the event, so it cannot be missed.
+ */
+async function watchFor(
+  threadId: string,
+  match: (live: LiveEvent) => boolean,
+): Promise<{ seen: Promise<LiveEvent> }> {
+  let found: (live: LiveEvent) => void = () => {};
+  const seen = new Promise<LiveEvent>((resolve) => {
+    found = resolve;
+  });
+  const subscription = await server.events.subscribe(threadId, null, (live) => {
+    if (match(live)) found(live);
+  });
+  void seen.then(() => subscription.unsubscribe());
+  return { seen };
+}
+
+/** Sends `input` and resolves once the turn's question is stored, with the thread's detail. */
+async function sendAndAwaitQuestion(threadId: string, input: string): Promise<ThreadDetail> {
+  const question = await watchFor(threadId, (live) => live.event.type === "user_input.requested");
+  await send(threadId, input);
+  await question.seen;
+  return server.getJson<ThreadDetail>(`/api/threads/${threadId}`);
 }
 
 async function allMessages(threadId: string): Promise<Message[]> {
@@ -203,11 +235,7 @@ describe("sendTurn: user input", () => {
       writer.complete();
     };
     const thread = await newThread();
-    await send(thread.id, "ask me");
-    const detail = await waitFor(async () => {
-      const d = await server.getJson<ThreadDetail>(`/api/threads/${thread.id}`);
-      return d.pendingUserInput ? d : undefined;
-    });
+    const detail = await sendAndAwaitQuestion(thread.id, "ask me");
     expect(detail.activeTurn?.status).toBe("waiting_for_input");
     expect(detail.pendingUserInput!.questions.map((q) => q.id)).toEqual(["choice", "notes"]);
 
@@ -232,11 +260,7 @@ describe("sendTurn: user input", () => {
       await ctx.requestUserInput([{ id: "q", prompt: "?" }]);
     };
     const thread = await newThread();
-    await send(thread.id, "question please");
-    const detail = await waitFor(async () => {
-      const d = await server.getJson<ThreadDetail>(`/api/threads/${thread.id}`);
-      return d.pendingUserInput ? d : undefined;
-    });
+    const detail = await sendAndAwaitQuestion(thread.id, "question please");
     const unknown = await server.post(`/api/threads/${thread.id}/user-input`, {
       requestId: "no-such-request",
       answers: { q: "x" },
@@ -356,10 +380,17 @@ describe("sendTurn: titles, history, failures, ordering", () => {
   it("runs concurrent turns on one thread one at a time, in order, losing none", async () => {
     let active = 0;
     let maxActive = 0;
+    let allStored: () => void = () => {};
+    const stored = new Promise<void>((resolve) => {
+      allStored = resolve;
+    });
     adapter.script = async (ctx) => {
       active++;
       maxActive = Math.max(maxActive, active);
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      // The first turn runs on until every prompt is stored (a queue that ran turns side by
+      // side would start the others meanwhile); each turn then lets other work run.
+      await stored;
+      await new Promise((resolve) => setImmediate(resolve));
       const writer = ctx.startMessage("answer");
       writer.append(`answer to ${ctx.input}`);
       writer.complete();
@@ -368,6 +399,7 @@ describe("sendTurn: titles, history, failures, ordering", () => {
     const thread = await newThread();
     const inputs = Array.from({ length: 12 }, (_, i) => `prompt ${i}`);
     const responses = await Promise.all(inputs.map((input) => send(thread.id, input)));
+    allStored();
     expect(responses.map((r) => r.status)).toEqual(inputs.map(() => 201));
     await server.provider.whenIdle();
 
@@ -417,14 +449,26 @@ describe("streaming writes", () => {
 
 describe("provider output with NUL (U+0000)", () => {
   it("stores NUL in a streamed reply as U+FFFD and completes the turn", async () => {
+    const flushed: LiveEvent["event"][] = [];
     adapter.script = async (ctx) => {
       const progress = ctx.startMessage("progress");
       progress.append("thinking\u0000");
+      // Stored whole before the answer starts (its commit would store the answer's text too).
+      const progressStored = await watchFor(
+        ctx.threadId,
+        ({ event }) => event.type === "message.completed",
+      );
       progress.complete();
+      await progressStored.seen;
       const writer = ctx.startMessage("answer");
       writer.append("a\u0000b");
       // Across a flush interval, so the NUL also reaches a stored delta row.
-      await new Promise((resolve) => setTimeout(resolve, 150));
+      const row = await watchFor(
+        ctx.threadId,
+        ({ id, event }) => id !== null && event.type === "message.delta",
+      );
+      clock.advance(DEFAULT_FLUSH_INTERVAL_MS);
+      flushed.push((await row.seen).event);
       writer.append("\u0000\u0000c\u0000");
       writer.complete();
     };
@@ -441,6 +485,15 @@ describe("provider output with NUL (U+0000)", () => {
       ["progress", "complete", "thinking\uFFFD"],
       ["answer", "complete", "a\uFFFDb\uFFFD\uFFFDc\uFFFD"],
     ]);
+    // The flush stored the first chunk as a delta row, NUL replaced.
+    expect(flushed).toEqual([
+      {
+        type: "message.delta",
+        messageId: page.messages[2]!.id,
+        offset: 0,
+        delta: "a\uFFFDb",
+      },
+    ]);
   });
 
   it("stores NUL in a provider's error message and questions as U+FFFD", async () => {
@@ -450,11 +503,7 @@ describe("provider output with NUL (U+0000)", () => {
       throw new Error("upstream\u0000exploded");
     };
     const thread = await newThread();
-    await send(thread.id, "fail with nul");
-    const detail = await waitFor(async () => {
-      const d = await server.getJson<ThreadDetail>(`/api/threads/${thread.id}`);
-      return d.pendingUserInput ? d : undefined;
-    });
+    const detail = await sendAndAwaitQuestion(thread.id, "fail with nul");
     expect(detail.pendingUserInput!.questions).toEqual([
       { id: "q", prompt: "pick\uFFFDone", options: ["x\uFFFD"] },
     ]);

@@ -31,6 +31,7 @@ import type { ChatStore } from "../storage/chatStore.ts";
 import { deriveThreadNames } from "../titles.ts";
 import { recordCitations, threadsWrittenBy } from "./backlinks.ts";
 import { checkCitationText } from "./citationText.ts";
+import { type Clock, type ClockTimer, realClock } from "./clock.ts";
 import { DomainError, threadNotFound } from "./errors.ts";
 import type { ThreadEventLog } from "./events.ts";
 import {
@@ -76,6 +77,7 @@ export class ProviderService {
   readonly #runner: TurnRunner;
   readonly #questions: UserInputRequests;
   readonly #logger: Logger;
+  readonly #clock: Clock;
   readonly #ready: Promise<void>;
   #closing = false;
   #closed = false;
@@ -87,7 +89,9 @@ export class ProviderService {
     this.#now = options.now ?? (() => new Date().toISOString());
     const logger = options.logger ?? silentLogger;
     this.#logger = logger;
-    this.#retry = new StorageRetry(options.storageRetryMs ?? STORAGE_RETRY_MS, logger);
+    const clock = options.clock ?? realClock;
+    this.#clock = clock;
+    this.#retry = new StorageRetry(options.storageRetryMs ?? STORAGE_RETRY_MS, logger, clock);
     this.#questions = new UserInputRequests({
       store: this.#store,
       events: this.#events,
@@ -99,6 +103,7 @@ export class ProviderService {
       events: this.#events,
       adapter: this.#adapter,
       now: this.#now,
+      clock,
       history: options.history ?? DEFAULT_HISTORY_BUDGET,
       idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_PROVIDER_IDLE_TIMEOUT_MS,
       turnTimeoutMs: options.turnTimeoutMs ?? DEFAULT_PROVIDER_TURN_TIMEOUT_MS,
@@ -114,6 +119,7 @@ export class ProviderService {
       store: this.#store,
       events: this.#events,
       leaseMs,
+      clock,
       run: (threadId, turnId, input) => this.#runner.run(threadId, turnId, input),
       interrupt: async (w, turn) => {
         await recordInterrupted(w, turn, this.#now);
@@ -329,14 +335,14 @@ export class ProviderService {
     this.#runner.stopAll(
       new TurnStop("shutdown", "The turn was cancelled because the server shut down."),
     );
-    let timer: NodeJS.Timeout | undefined;
+    let timer: ClockTimer | undefined;
     await Promise.race([
       this.#ready.then(() => this.whenIdle()),
-      new Promise((resolve) => {
-        timer = setTimeout(resolve, SHUTDOWN_GRACE_MS);
+      new Promise<void>((resolve) => {
+        timer = this.#clock.setTimeout(resolve, SHUTDOWN_GRACE_MS);
       }),
     ]);
-    clearTimeout(timer);
+    this.#clock.clearTimeout(timer);
     this.#queue.stopClaiming();
     this.#retry.close();
     this.#questions.close();

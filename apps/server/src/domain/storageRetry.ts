@@ -5,19 +5,23 @@
  */
 import type { Logger } from "../logger.ts";
 import { isStorageFault } from "../storage/storageErrors.ts";
+import { type Clock, type ClockTimer, realClock } from "./clock.ts";
 
 export class StorageRetry {
   readonly #intervalMs: number;
   readonly #jobs: (() => Promise<void>)[] = [];
-  #timer: NodeJS.Timeout | undefined;
+  #timer: ClockTimer | undefined;
   #idle: (() => void)[] = [];
   #retrying: Promise<void> | null = null;
 
   readonly #logger: Logger | undefined;
 
-  constructor(intervalMs: number, logger?: Logger) {
+  readonly #clock: Clock;
+
+  constructor(intervalMs: number, logger?: Logger, clock: Clock = realClock) {
     this.#intervalMs = intervalMs;
     this.#logger = logger;
+    this.#clock = clock;
   }
 
   /** Runs `job` now; on a storage fault, keeps it for later. Other errors are thrown. */
@@ -57,7 +61,7 @@ export class StorageRetry {
   }
 
   async #retry(): Promise<void> {
-    clearTimeout(this.#timer);
+    this.#clock.clearTimeout(this.#timer);
     this.#timer = undefined;
     while (this.#jobs.length > 0) {
       try {
@@ -77,7 +81,7 @@ export class StorageRetry {
 
   /** Stops retrying (shutdown); waiting writes are dropped, recovery redoes them next start. */
   close(): void {
-    clearTimeout(this.#timer);
+    this.#clock.clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#jobs.length = 0;
     for (const resolve of this.#idle.splice(0)) resolve();
@@ -85,7 +89,7 @@ export class StorageRetry {
 
   #schedule(): void {
     if (this.#timer !== undefined) return;
-    this.#timer = setTimeout(() => void this.retryNow(), this.#intervalMs);
+    this.#timer = this.#clock.setTimeout(() => void this.retryNow(), this.#intervalMs);
     this.#timer.unref();
   }
 }

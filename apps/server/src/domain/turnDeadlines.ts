@@ -1,3 +1,5 @@
+import { type Clock, type ClockTimer, realClock } from "./clock.ts";
+
 /**
  * The two clocks of a running turn: the idle deadline (no output from the provider for
  * `idleMs`) and the turn deadline (`turnMs` in all). Both stand still while the turn waits for
@@ -8,15 +10,19 @@ export class TurnDeadlines {
   readonly #onExpire: (which: "idle" | "turn") => void;
   #turnLeft: number;
   #turnStartedAt = 0;
-  #idleTimer: NodeJS.Timeout | undefined;
-  #turnTimer: NodeJS.Timeout | undefined;
+  #idleTimer: ClockTimer | undefined;
+  #turnTimer: ClockTimer | undefined;
+  readonly #clock: Clock;
   #running = false;
 
   constructor(options: {
     idleMs: number;
     turnMs: number;
     onExpire: (which: "idle" | "turn") => void;
+    /** Default {@link realClock}. */
+    clock?: Clock;
   }) {
+    this.#clock = options.clock ?? realClock;
     this.#idleMs = options.idleMs;
     this.#turnLeft = options.turnMs;
     this.#onExpire = options.onExpire;
@@ -26,25 +32,25 @@ export class TurnDeadlines {
   start(): void {
     if (this.#running) return;
     this.#running = true;
-    this.#turnStartedAt = Date.now();
-    this.#turnTimer = setTimeout(() => this.#expire("turn"), this.#turnLeft);
+    this.#turnStartedAt = this.#clock.now();
+    this.#turnTimer = this.#clock.setTimeout(() => this.#expire("turn"), this.#turnLeft);
     this.touch();
   }
 
   /** The provider did something: the idle clock starts again. */
   touch(): void {
     if (!this.#running) return;
-    clearTimeout(this.#idleTimer);
-    this.#idleTimer = setTimeout(() => this.#expire("idle"), this.#idleMs);
+    this.#clock.clearTimeout(this.#idleTimer);
+    this.#idleTimer = this.#clock.setTimeout(() => this.#expire("idle"), this.#idleMs);
   }
 
   /** Stops both clocks, keeping what is left of the turn's time. */
   pause(): void {
     if (!this.#running) return;
     this.#running = false;
-    this.#turnLeft = Math.max(0, this.#turnLeft - (Date.now() - this.#turnStartedAt));
-    clearTimeout(this.#idleTimer);
-    clearTimeout(this.#turnTimer);
+    this.#turnLeft = Math.max(0, this.#turnLeft - (this.#clock.now() - this.#turnStartedAt));
+    this.#clock.clearTimeout(this.#idleTimer);
+    this.#clock.clearTimeout(this.#turnTimer);
   }
 
   stop(): void {

@@ -7,13 +7,7 @@ import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ProviderTurnContext } from "../providers/types.ts";
 import type { ChatStore } from "../storage/chatStore.ts";
-import {
-  makeTempDir,
-  openTestStore,
-  RecordingAdapter,
-  removeDir,
-  waitFor,
-} from "../testing/harness.ts";
+import { makeTempDir, openTestStore, RecordingAdapter, removeDir } from "../testing/harness.ts";
 import { ThreadEventLog } from "./events.ts";
 import { ProviderService } from "./providerService.ts";
 import { recordInterrupted } from "./turnOutcome.ts";
@@ -50,12 +44,18 @@ async function runTakenOverTurn(
   afterTakeover: (ctx: ProviderTurnContext) => Promise<void>,
 ): Promise<{ threadId: string; turnId: string }> {
   const adapter = new RecordingAdapter(async (ctx) => {
+    const progressStored = new Promise<void>((resolve) => {
+      const following = events.subscribe(ctx.threadId, null, ({ event }) => {
+        if (event.type === "message.created" && event.message.kind === "progress") {
+          void following.then((subscription) => subscription.unsubscribe());
+          resolve();
+        }
+      });
+    });
     const early = ctx.startMessage("progress");
     early.append("working");
     // Stored first (the writer stores a message as soon as it starts).
-    await waitFor(async () =>
-      (await messagesOf(ctx.threadId)).some((m) => m.kind === "progress") ? true : undefined,
-    );
+    await progressStored;
     await takeOver(ctx.turnId);
     // The adapter goes on as if nothing happened (it cannot know yet).
     early.append(" still");

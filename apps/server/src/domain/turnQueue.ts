@@ -17,12 +17,15 @@ import { randomUUID } from "node:crypto";
 import type { Turn } from "@app/protocol";
 import type { ChatStore } from "../storage/chatStore.ts";
 import { isStorageFault } from "../storage/storageErrors.ts";
+import { type Clock, type ClockTimer, realClock } from "./clock.ts";
 import type { EventTx, ThreadEventLog } from "./events.ts";
 
 export interface TurnQueueOptions {
   store: ChatStore;
   events: ThreadEventLog;
   leaseMs: number;
+  /** Runs the lease renewals and the sweep (default {@link realClock}). */
+  clock?: Clock;
   /** Runs a claimed turn; resolves when it has ended. */
   run(threadId: string, turnId: string, input: string): Promise<void>;
   /** Inside the claim's transaction: ends a turn whose lease expired. */
@@ -34,7 +37,8 @@ export class TurnQueue {
   readonly owner = randomUUID();
   readonly #o: TurnQueueOptions;
   readonly #jobs = new Set<Promise<void>>();
-  #sweeper: NodeJS.Timeout | undefined;
+  readonly #clock: Clock;
+  #sweeper: ClockTimer | undefined;
   /** False until turns left by a previous process are recovered, and after shutdown. */
   #claiming = false;
   /**
@@ -46,6 +50,7 @@ export class TurnQueue {
 
   constructor(options: TurnQueueOptions) {
     this.#o = options;
+    this.#clock = options.clock ?? realClock;
   }
 
   /** Runs the thread's next turn here if it is free to run (never throws). */
@@ -82,7 +87,7 @@ export class TurnQueue {
    * when the turn has ended elsewhere or the lease went to another process.
    */
   holdLease(turnId: string, onLost: () => void): () => void {
-    const timer = setInterval(() => {
+    const timer = this.#clock.setInterval(() => {
       this.#o.store
         .transaction((tx) => tx.renewLease(turnId, this.owner, this.#o.leaseMs))
         .then(
@@ -96,7 +101,7 @@ export class TurnQueue {
         );
     }, this.#o.leaseMs / 3);
     timer.unref();
-    return () => clearInterval(timer);
+    return () => this.#clock.clearInterval(timer);
   }
 
   /**
@@ -117,14 +122,14 @@ export class TurnQueue {
       );
     };
     sweep();
-    this.#sweeper = setInterval(sweep, intervalMs);
+    this.#sweeper = this.#clock.setInterval(sweep, intervalMs);
     this.#sweeper.unref();
   }
 
   /** Claims nothing more (shutdown); turns in progress go on. */
   stopClaiming(): void {
     this.#claiming = false;
-    clearInterval(this.#sweeper);
+    this.#clock.clearInterval(this.#sweeper);
   }
 
   async #claimAndRun(threadId: string): Promise<void> {

@@ -13,6 +13,7 @@ import type {
 } from "../providers/types.ts";
 import type { ChatStore, HistoryBudget, HistoryTurn } from "../storage/chatStore.ts";
 import { isStorageFault } from "../storage/storageErrors.ts";
+import type { Clock } from "./clock.ts";
 import type { ThreadEventLog } from "./events.ts";
 import { storableWriter } from "./providerText.ts";
 import type { StorageRetry } from "./storageRetry.ts";
@@ -37,6 +38,8 @@ export interface TurnRunnerOptions {
   events: ThreadEventLog;
   adapter: ProviderAdapter;
   now: () => string;
+  /** The deadlines' and the writer's timers. */
+  clock: Clock;
   history: HistoryBudget;
   idleTimeoutMs: number;
   turnTimeoutMs: number;
@@ -96,6 +99,7 @@ export class TurnRunner {
       idleMs: o.idleTimeoutMs,
       turnMs: o.turnTimeoutMs,
       onExpire: (which) => stop(deadlineStop(which, o.idleTimeoutMs, o.turnTimeoutMs)),
+      clock: o.clock,
     });
     const writer = new TurnWriter({
       threadId,
@@ -103,6 +107,7 @@ export class TurnRunner {
       events: o.events,
       now: o.now,
       maxReplyChars: o.maxReplyChars,
+      clock: o.clock,
       onActivity: () => deadlines.touch(),
       onStop: stop,
       guard: (w) => guardTurn(w, turnId, o.queue().owner),

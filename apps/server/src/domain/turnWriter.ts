@@ -23,6 +23,7 @@ import { randomUUID } from "node:crypto";
 import { truncateText } from "@app/citations";
 import type { ProviderMessageWriter } from "../providers/types.ts";
 import { isStorageFault, StorageUnavailableError } from "../storage/storageErrors.ts";
+import { type Clock, type ClockTimer, realClock } from "./clock.ts";
 import type { EventTx, ThreadEventLog } from "./events.ts";
 import { publishCreated } from "./messageCreated.ts";
 import { TurnLeaseLost } from "./turnLease.ts";
@@ -40,6 +41,8 @@ export interface TurnWriterOptions {
   maxReplyChars: number;
   flushIntervalMs?: number;
   flushChars?: number;
+  /** Runs the periodic flush (default {@link realClock}; tests advance a manual one). */
+  clock?: Clock;
   /** The provider wrote something (restarts the idle deadline). */
   onActivity(): void;
   /** The turn must stop: the reply is too long or storage failed. */
@@ -69,10 +72,11 @@ export class TurnWriter {
   readonly #messages: BufferedMessage[] = [];
   readonly #flushIntervalMs: number;
   readonly #flushChars: number;
+  readonly #clock: Clock;
   #replyChars = 0;
   #pendingChars = 0;
   #open = true;
-  #timer: NodeJS.Timeout | undefined;
+  #timer: ClockTimer | undefined;
   #completing: NodeJS.Immediate | undefined;
   /** Queued writes, one at a time, in order. */
   #writes: Promise<void> = Promise.resolve();
@@ -84,6 +88,7 @@ export class TurnWriter {
     this.#o = options;
     this.#flushIntervalMs = options.flushIntervalMs ?? DEFAULT_FLUSH_INTERVAL_MS;
     this.#flushChars = options.flushChars ?? DEFAULT_FLUSH_CHARS;
+    this.#clock = options.clock ?? realClock;
   }
 
   /** Starts a message (stored at once, so clients see it). */
@@ -131,7 +136,7 @@ export class TurnWriter {
 
   /** Queues a write of every message's unsaved text (one transaction). */
   flush(): void {
-    clearTimeout(this.#timer);
+    this.#clock.clearTimeout(this.#timer);
     this.#timer = undefined;
     if (this.#pendingChars === 0 || this.#flushQueued) return;
     this.#flushQueued = true;
@@ -153,7 +158,7 @@ export class TurnWriter {
    * the final record stores everything).
    */
   async flushBeforeFinish(): Promise<void> {
-    clearTimeout(this.#timer);
+    this.#clock.clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#enqueue(() => this.#flushTail());
     await this.#writes;
@@ -182,7 +187,7 @@ export class TurnWriter {
   /** Accepts no more writes (the turn is over; late writes of an adapter are dropped). */
   close(): void {
     this.#open = false;
-    clearTimeout(this.#timer);
+    this.#clock.clearTimeout(this.#timer);
     this.#timer = undefined;
     clearImmediate(this.#completing);
     this.#completing = undefined;
@@ -235,7 +240,7 @@ export class TurnWriter {
       this.#replyChars += text.length;
       this.#pendingChars += text.length;
       if (this.#pendingChars >= this.#flushChars) this.flush();
-      else this.#timer ??= setTimeout(() => this.flush(), this.#flushIntervalMs);
+      else this.#timer ??= this.#clock.setTimeout(() => this.flush(), this.#flushIntervalMs);
     }
     if (text.length < chunk.length) {
       const limit = this.#o.maxReplyChars.toLocaleString("en-US");
@@ -263,7 +268,7 @@ export class TurnWriter {
   #storeCompleted(): void {
     this.#completing = undefined;
     if (!this.#open) return;
-    clearTimeout(this.#timer);
+    this.#clock.clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#enqueue(async () => {
       const done = this.#messages.filter((message) => message.completed && !message.finished);

@@ -7,11 +7,14 @@
  *
  * FUZZ_N sets the number of requests (default 2,000) and FUZZ_SEED repeats a run; the status
  * counts are printed for PERFORMANCE.md.
+ *
+ * Nothing here sleeps: the server's turn timers run on a manual clock that slow replies advance
+ * past the flush interval, and the run ends on the server's own events (questions, idle).
  */
-import { setTimeout as sleep } from "node:timers/promises";
 import type { Message, MessagePage, Thread, ThreadDetail, Turn } from "@app/protocol";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_FLUSH_INTERVAL_MS } from "../domain/turnWriter.ts";
 import type { ProviderAdapter, ProviderTurnContext } from "../providers/types.ts";
 import type { ChatStore } from "../storage/chatStore.ts";
 import { fuzzPlan, hostileProviderChunks } from "../testing/fuzzRequests.ts";
@@ -23,6 +26,7 @@ import {
   type TestServer,
   testStoreKind,
 } from "../testing/harness.ts";
+import { ManualClock } from "../testing/manualClock.ts";
 
 const N = Number(process.env.FUZZ_N ?? 2_000);
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 1_000_000);
@@ -35,8 +39,6 @@ class FuzzAdapter implements ProviderAdapter {
   readonly name = "fuzz";
   /** Hostile chunks (NUL, lone surrogates, split pairs), one set per turn by input length. */
   readonly #hostile = fc.sample(hostileProviderChunks, { numRuns: 50, seed: SEED });
-  /** Threads with a slow reply streaming now: the delta checker reads these. */
-  readonly streaming = new Set<string>();
 
   async runTurn(ctx: ProviderTurnContext): Promise<void> {
     const answer = ctx.startMessage("answer");
@@ -47,17 +49,19 @@ class FuzzAdapter implements ProviderAdapter {
       answer.append(`Answered with ${Object.keys(answers).length} answer(s). `);
     }
     const slow = ctx.input.length % 11 === 3;
-    if (slow) this.streaming.add(ctx.threadId);
-    try {
-      // A slow reply: bursts of chunks (some arrive while a stored row's write is awaited),
-      // with pauses long enough for the writer to flush between them.
-      for (let i = 0; i < (slow ? 48 : 2); i++) {
-        answer.append(`Chunk ${i} of ${ctx.turnId}. `);
-        await (slow && i % 6 === 5 ? sleep(20) : new Promise((resolve) => setImmediate(resolve)));
+    // A slow reply: bursts of chunks, each burst ended by a flush interval (the writer queues a
+    // delta row; later chunks arrive while its write is awaited), and the stored rows checked
+    // then and before the reply completes (which compacts them).
+    for (let i = 0; i < (slow ? 48 : 2); i++) {
+      answer.append(`Chunk ${i} of ${ctx.turnId}. `);
+      if (slow && i % 6 === 5) {
+        clock.advance(DEFAULT_FLUSH_INTERVAL_MS);
+        await deltas.check(store, ctx.threadId);
+      } else {
+        await new Promise((resolve) => setImmediate(resolve));
       }
-    } finally {
-      this.streaming.delete(ctx.threadId);
     }
+    if (slow) await deltas.check(store, ctx.threadId);
     for (const chunk of this.#hostile[ctx.input.length % this.#hostile.length]!) {
       answer.append(chunk);
     }
@@ -99,9 +103,36 @@ class DeltaRowChecker {
   }
 }
 
-/** Answers every question asked until the server has no turn left to run. */
+/**
+ * Answers every question asked until the server has no turn left to run: after each round of
+ * answers it waits for the server to be idle, or for a question stored meanwhile.
+ */
 async function settle(server: TestServer, threadIds: string[]): Promise<void> {
+  let wake = () => {};
+  const subscriptions = await Promise.all(
+    threadIds.map((id) =>
+      server.events.subscribe(id, null, (live) => {
+        if (live.event.type === "user_input.requested") wake();
+      }),
+    ),
+  );
+  try {
+    await answerUntilIdle(server, threadIds, (asked) => {
+      wake = asked;
+    });
+  } finally {
+    for (const subscription of subscriptions) subscription.unsubscribe();
+  }
+}
+
+async function answerUntilIdle(
+  server: TestServer,
+  threadIds: string[],
+  onQuestion: (asked: () => void) => void,
+): Promise<void> {
   for (let round = 0; round < 500; round++) {
+    // Armed before the details are read: a question stored after the read wakes this round.
+    const asked = new Promise<false>((resolve) => onQuestion(() => resolve(false)));
     let waiting = false;
     for (const id of threadIds) {
       const detail = await server.getJson<ThreadDetail>(`/api/threads/${encodeURIComponent(id)}`);
@@ -113,10 +144,7 @@ async function settle(server: TestServer, threadIds: string[]): Promise<void> {
         });
       }
     }
-    const idle = await Promise.race([
-      server.provider.whenIdle().then(() => true),
-      sleep(200).then(() => false),
-    ]);
+    const idle = await Promise.race([server.provider.whenIdle().then(() => true), asked]);
     if (idle && !waiting) return;
   }
   throw new Error("The server never became idle.");
@@ -145,9 +173,14 @@ async function readThread(
 let server: TestServer;
 let store: ChatStore;
 const adapter = new FuzzAdapter();
+const clock = new ManualClock();
+const deltas = new DeltaRowChecker();
 
 beforeAll(async () => {
-  server = await startTestServer({ adapter });
+  // Leases outlast the run: they are renewed on the manual clock, which moves only by the slow
+  // replies' flush intervals, while the stores judge expiry by real time (a question can wait
+  // for an answer the whole run).
+  server = await startTestServer({ adapter, clock, turnLeaseMs: 600_000 });
   store = await openTestStore(server.dataDir);
 });
 
@@ -165,25 +198,9 @@ describe("fuzz", () => {
     }
     const plans = fc.sample(fuzzPlan, { numRuns: N, seed: SEED });
 
-    // Reads the stored delta rows of threads whose reply is streaming, until the run ends.
-    const deltas = new DeltaRowChecker();
-    let running = true;
-    const checker = (async () => {
-      while (running) {
-        for (const threadId of [...adapter.streaming]) await deltas.check(store, threadId);
-        await sleep(10);
-      }
-    })();
-    let report: Awaited<ReturnType<typeof runFuzz>>;
-    let threadIds: string[];
-    try {
-      report = await runFuzz(server.url, plans, { concurrency: 6, seedThreads });
-      threadIds = [...new Set([...seedThreads, ...report.threadIds])];
-      await settle(server, threadIds);
-    } finally {
-      running = false;
-      await checker;
-    }
+    const report = await runFuzz(server.url, plans, { concurrency: 6, seedThreads });
+    const threadIds = [...new Set([...seedThreads, ...report.threadIds])];
+    await settle(server, threadIds);
 
     const counts = [...report.statusCounts].sort(([a], [b]) => a - b);
     console.log(
