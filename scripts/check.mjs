@@ -1,8 +1,8 @@
 // `pnpm run check` (behind `npm test` and CI): every gate and both test suites, in two stages of
 // steps run side by side, since none of them keeps both cores of a 2-core machine busy alone:
 //   1. typecheck, lint, cycles and the build;
-//   2. the unit projects (scripts/vitest-summary.mjs) and the browser suite
-//      (scripts/playwright-summary.mjs, which serves the build of stage 1).
+//   2. the unit projects (scripts/vitest-summary.mjs, one worker) and the browser suite
+//      (scripts/playwright-summary.mjs, two workers, serving the build of stage 1).
 // Each step's output is kept in test-results/check-<step>.log and printed whole when the step
 // ends, so parallel steps never interleave lines. A failed stage 1 skips stage 2. Ends with the
 // "total: N passed, N failed" line (scripts/total-summary.mjs). CHECK_SERIAL=1 runs the steps one
@@ -10,6 +10,7 @@
 import { spawn } from "node:child_process";
 import { createWriteStream, mkdirSync, readFileSync } from "node:fs";
 
+const serial = process.env.CHECK_SERIAL === "1";
 const STAGES = [
   [
     ["typecheck", "pnpm", ["run", "typecheck"]],
@@ -18,11 +19,12 @@ const STAGES = [
     ["build", "pnpm", ["run", "build"]],
   ],
   [
-    ["unit", "pnpm", ["run", "test:unit"]],
-    ["e2e", "pnpm", ["run", "test:e2e"]],
+    // Beside the browser suite (the longer of the two, about a core busy with its two workers)
+    // one Vitest worker, not one per core: the unit suite alone already uses more than one core.
+    ["unit", "node", ["scripts/vitest-summary.mjs", ...(serial ? [] : ["--maxWorkers=1"])]],
+    ["e2e", "node", ["scripts/playwright-summary.mjs"]],
   ],
 ];
-const serial = process.env.CHECK_SERIAL === "1";
 
 mkdirSync("test-results", { recursive: true });
 
