@@ -14,6 +14,10 @@ if (noPostgres !== null) {
 
 export default defineConfig({
   test: {
+    // One worker per core. Vitest's own default in a run is one less than the cores, which on a
+    // 2-core CI machine is a single worker, while much of the server suites wait on SQLite,
+    // PostgreSQL, child processes and HTTP rather than on the CPU.
+    maxWorkers: "100%",
     // apps/web has two projects: `web` (jsdom, its vitest.config.ts) and `web-node`.
     projects: [
       "packages/*",

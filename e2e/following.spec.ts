@@ -114,6 +114,7 @@ async function threadWithOneReply(page: Page, run: number): Promise<string> {
 test("the first reply in 6 fresh browsers, sent after citing from higher up, is followed to its last line and Copy button", async ({
   page,
   playwright,
+  rig,
 }) => {
   test.setTimeout(180_000);
   const paths: string[] = [];
@@ -124,7 +125,7 @@ test("the first reply in 6 fresh browsers, sent after citing from higher up, is 
     // (throttled) a busy machine, where everything runs slower than it will later.
     const browser = await playwright.chromium.launch(CHROMIUM_LAUNCH);
     const context = await browser.newContext({
-      baseURL: test.info().project.use.baseURL,
+      baseURL: rig.baseURL,
       // A laptop window (1366x768 less the browser's own bars).
       viewport: { width: 1280, height: 640 },
     });
@@ -162,13 +163,14 @@ test("the first reply in 6 fresh browsers, sent after citing from higher up, is 
 
 test("the first reply in 10 fresh browsers, sent from the home page, is followed to its last line and Copy button", async ({
   playwright,
+  rig,
 }) => {
   test.setTimeout(240_000);
   const misses: { run: number; line: number; copy: number; end: number; held: boolean }[] = [];
   for (let run = 0; run < 10; run++) {
     const browser = await playwright.chromium.launch(CHROMIUM_LAUNCH);
     const context = await browser.newContext({
-      baseURL: test.info().project.use.baseURL,
+      baseURL: rig.baseURL,
       viewport: { width: 1280, height: 800 },
     });
     const fresh = await context.newPage();

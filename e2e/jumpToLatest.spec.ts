@@ -163,7 +163,7 @@ test("phone 390×844: after a jump, Back to where you were and Jump to latest ar
   rig,
 }) => {
   const context = await browser.newContext({
-    baseURL: test.info().project.use.baseURL,
+    baseURL: rig.baseURL,
     viewport: { width: 390, height: 844 },
     hasTouch: true,
     isMobile: true,

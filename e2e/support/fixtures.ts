@@ -4,7 +4,7 @@
  * place, so a renamed control breaks one helper rather than every spec.
  */
 import { test as base, expect, type Locator, type Page } from "@playwright/test";
-import { type RigState, readRigState } from "./rig.ts";
+import type { RigServer, RigServerOptions, RigState, SeedTemplate } from "./rig.ts";
 
 export { expect };
 
@@ -166,10 +166,46 @@ export async function controlThreadEvents(page: Page): Promise<{
   };
 }
 
-/** Fixtures shared by every spec. */
-export const test = base.extend<{ rig: RigState }>({
-  // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take a destructured first argument.
-  rig: async ({}, use) => {
-    await use(readRigState());
+/** The seed support/globalSetup.ts made once for the run (E2E_SEED_TEMPLATE). */
+function seedFromGlobalSetup(): SeedTemplate | undefined {
+  const json = process.env.E2E_SEED_TEMPLATE;
+  return json ? (JSON.parse(json) as SeedTemplate) : undefined;
+}
+
+/**
+ * rigServer.ts `startRigServer`, imported when a worker first needs it. rigServer.ts imports the
+ * server's source, which is typechecked with Node's types only (e2e/tsconfig.server.json), not
+ * with this program's DOM library, so the specifier is not one tsc follows; rig.ts holds the
+ * types both sides share.
+ */
+async function startRigServer(options: RigServerOptions): Promise<RigServer> {
+  const module = new URL("./rigServer.ts", import.meta.url).href;
+  const { startRigServer: start } = (await import(module)) as {
+    startRigServer(options: RigServerOptions): Promise<RigServer>;
+  };
+  return start(options);
+}
+
+/**
+ * Fixtures shared by every spec. `rig` is worker-scoped: each Playwright worker starts its own
+ * server (in the worker process, on a free port) with its own temporary DATA_DIR holding a copy
+ * of the seeded database, and stops it when the worker ends; `baseURL` points at it. Tests of one
+ * worker share that server; tests of different workers never meet.
+ */
+export const test = base.extend<Record<never, never>, { rig: RigState }>({
+  rig: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take a destructured first argument.
+    async ({}, use) => {
+      const server = await startRigServer({ port: 0, template: seedFromGlobalSetup() });
+      try {
+        await use(server.state);
+      } finally {
+        await server.close();
+      }
+    },
+    { scope: "worker", timeout: 120_000 },
+  ],
+  baseURL: async ({ rig }, use) => {
+    await use(rig.baseURL);
   },
 });

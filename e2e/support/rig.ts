@@ -1,12 +1,15 @@
 /**
- * Shared facts of the e2e rig: the port the server listens on and the state file that
- * support/serve.ts writes for the specs (server URL, environment, seeded thread).
+ * Shared facts of the e2e rig: what a rig server tells the specs ({@link RigState}), the seeded
+ * thread, how Chromium is launched, and, for support/serve.ts (the perf scripts' server), its
+ * port and state file.
  */
-import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** Dedicated port, so a developer's server on 4310 never meets the rig. */
+/**
+ * Port of support/serve.ts (the perf scripts' rig server; the e2e workers pick free ports), so a
+ * developer's server on 4310 never meets it.
+ */
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 4399);
 
 /** Turns in the seeded long thread. */
@@ -43,7 +46,7 @@ export const STATE_FILE = resolve(
   process.env.E2E_STATE_FILE?.trim() || resolve(REPO_ROOT, `e2e/.state-${E2E_PORT}.json`),
 );
 
-/** What a running rig server tells the specs. */
+/** What a running rig server tells the specs (the `rig` fixture) and the perf scripts. */
 export interface RigState {
   /** e.g. `http://127.0.0.1:4399` */
   baseURL: string;
@@ -55,14 +58,28 @@ export interface RigState {
   seededTurns: number;
 }
 
-/** Reads the state of the running rig server; throws a clear error when there is none. */
-export function readRigState(): RigState {
-  try {
-    return JSON.parse(readFileSync(STATE_FILE, "utf8")) as RigState;
-  } catch (error) {
-    throw new Error(
-      `No e2e rig state at ${STATE_FILE}: start the rig server (e2e/support/serve.ts) first. ` +
-        `(${error instanceof Error ? error.message : String(error)})`,
-    );
-  }
+/** A seeded database made once (rigServer.ts `seedTemplate`), copied into each rig's DATA_DIR. */
+export interface SeedTemplate {
+  /** Directory holding the seeded `chat.sqlite` (closed, so the file is complete). */
+  dir: string;
+  seededThreadId: string;
+  seededTurns: number;
+}
+
+/** Options of rigServer.ts `startRigServer`. */
+export interface RigServerOptions {
+  /** Port on 127.0.0.1; 0 picks a free one. */
+  port: number;
+  /** Pause between streamed demo chunks (ms). Small but non-zero, so streaming is observable. */
+  chunkDelayMs?: number;
+  /** Turns of the seeded thread (default {@link SEEDED_TURNS}). */
+  seedTurns?: number;
+  /** Copy this seed instead of seeding (then `seedTurns` is ignored). */
+  template?: SeedTemplate;
+}
+
+/** A running rig server; `close()` stops it and removes its temporary DATA_DIR. */
+export interface RigServer {
+  state: RigState;
+  close(): Promise<void>;
 }

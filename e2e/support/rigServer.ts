@@ -2,17 +2,26 @@
  * Starts the real chat server the way the e2e rig and the performance scripts need it: a fresh
  * temporary DATA_DIR seeded with one long thread, a small fixture workspace for the `@`
  * typeahead, the demo provider streaming with a short chunk delay, and a copy of the built web
- * app.
+ * app. The seed can be made once ({@link seedTemplate}) and copied into each server's DATA_DIR
+ * (the e2e workers do so), rather than seeded again for every server.
  */
 import { existsSync } from "node:fs";
-import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { copyFile, cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { startServer } from "../../apps/server/src/main.ts";
 import { createDemoProvider } from "../../apps/server/src/providers/index.ts";
 import { seedDemoThread } from "../../apps/server/src/seed.ts";
 import { openStore } from "../../apps/server/src/storage/openStore.ts";
-import { REPO_ROOT, type RigState, SEEDED_TITLE, SEEDED_TURNS } from "./rig.ts";
+import {
+  REPO_ROOT,
+  type RigServer,
+  type RigServerOptions,
+  type RigState,
+  SEEDED_TITLE,
+  SEEDED_TURNS,
+  type SeedTemplate,
+} from "./rig.ts";
 
 /** The built web app the server serves (WEB_DIST overrides it, as for the server itself). */
 export const WEB_DIST = resolve(
@@ -34,20 +43,22 @@ export const FIXTURE_FILES = [
  */
 export const DEFAULT_CHUNK_DELAY_MS = 30;
 
-/** Options of {@link startRigServer}. */
-export interface RigServerOptions {
-  /** Port on 127.0.0.1; 0 picks a free one. */
-  port: number;
-  /** Pause between streamed demo chunks (ms). Small but non-zero, so streaming is observable. */
-  chunkDelayMs?: number;
-  /** Turns of the seeded thread (default {@link SEEDED_TURNS}). */
-  seedTurns?: number;
-}
+/** The SQLite file a DATA_DIR holds (apps/server/src/storage/openStore.ts). */
+const DATABASE_FILE = "chat.sqlite";
 
-/** A running rig server; `close()` stops it and removes its temporary DATA_DIR. */
-export interface RigServer {
-  state: RigState;
-  close(): Promise<void>;
+/** Seeds the long thread into `dir` (created if missing) and closes the store. */
+export async function seedTemplate(
+  dir: string,
+  turns: number = SEEDED_TURNS,
+): Promise<SeedTemplate> {
+  await mkdir(dir, { recursive: true });
+  const store = await openStore({ databaseUrl: null, pgPoolSize: 1, dataDir: dir });
+  try {
+    const seededThreadId = await seedDemoThread(store, { turns, title: SEEDED_TITLE });
+    return { dir, seededThreadId, seededTurns: turns };
+  } finally {
+    await store.close();
+  }
 }
 
 /** Fails with a message a person can act on when the web app has not been built. */
@@ -78,13 +89,12 @@ export async function startRigServer(options: RigServerOptions): Promise<RigServ
     const webDist = join(dataDir, "web");
     await cp(WEB_DIST, webDist, { recursive: true, preserveTimestamps: true });
 
-    const turns = options.seedTurns ?? SEEDED_TURNS;
-    const store = await openStore({ databaseUrl: null, pgPoolSize: 1, dataDir });
-    let seededThreadId: string;
-    try {
-      seededThreadId = await seedDemoThread(store, { turns, title: SEEDED_TITLE });
-    } finally {
-      await store.close();
+    let seed: SeedTemplate;
+    if (options.template) {
+      await copyFile(join(options.template.dir, DATABASE_FILE), join(dataDir, DATABASE_FILE));
+      seed = { ...options.template, dir: dataDir };
+    } else {
+      seed = await seedTemplate(dataDir, options.seedTurns);
     }
 
     const server = await startServer({
@@ -103,9 +113,9 @@ export async function startRigServer(options: RigServerOptions): Promise<RigServ
       baseURL: server.url,
       environmentId: server.environmentId,
       dataDir,
-      seededThreadId,
-      seededThreadPath: `/${server.environmentId}/${seededThreadId}`,
-      seededTurns: turns,
+      seededThreadId: seed.seededThreadId,
+      seededThreadPath: `/${server.environmentId}/${seed.seededThreadId}`,
+      seededTurns: seed.seededTurns,
     };
     return {
       state,

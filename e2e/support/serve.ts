@@ -1,11 +1,13 @@
 /**
- * The rig's web server (playwright.config.ts `webServer`): `node --import tsx e2e/support/serve.ts`.
- * Starts {@link startRigServer} on E2E_PORT, writes e2e/.state.json for the specs, and on
- * SIGTERM/SIGINT stops the server and removes the temporary DATA_DIR and the state file.
+ * The rig server as a process of its own, for the perf scripts (scripts/perf/rig.ts):
+ * `node --import tsx e2e/support/serve.ts`. Starts {@link startRigServer} on E2E_PORT, writes
+ * the state file (rig.ts `STATE_FILE`), and on SIGTERM/SIGINT stops the server and removes the
+ * temporary DATA_DIR and the state file. (The e2e workers start their rig in-process instead:
+ * support/fixtures.ts.)
  */
 import { rmSync, writeFileSync } from "node:fs";
-import { E2E_PORT, STATE_FILE } from "./rig.ts";
-import { type RigServer, startRigServer } from "./rigServer.ts";
+import { E2E_PORT, type RigServer, STATE_FILE } from "./rig.ts";
+import { startRigServer } from "./rigServer.ts";
 
 rmSync(STATE_FILE, { force: true });
 let rig: RigServer;

@@ -355,4 +355,44 @@ describe("path.reloaded (versions, issue 30)", () => {
     });
     expect(same.order).toBe(after.order);
   });
+
+  // e2e conversationChanges "version controls (dark)" failed under load: the regenerated answer
+  // finished live while the new path's page was in flight, and the page's older snapshot
+  // (answer still streaming, empty) replaced it for good.
+  it("keeps a message the live events took past the page's snapshot", () => {
+    const prompt = message(1);
+    const streaming = message(2, {
+      id: "m2b",
+      text: "",
+      status: "streaming",
+      version: 2,
+      versions: 2,
+    });
+    const before = run(loaded(), [
+      { type: "page.loaded", page: page([prompt, message(2)], null), position: "newest" },
+      { type: "event", eventId: 20, event: { type: "message.created", message: streaming } },
+      {
+        type: "event",
+        eventId: 21,
+        event: {
+          type: "message.completed",
+          message: { ...streaming, text: "done", status: "complete" },
+        },
+      },
+    ]);
+    const after = threadReducer(before, {
+      type: "path.reloaded",
+      page: page([prompt, streaming], null),
+      position: "newest",
+    });
+    expect(orderedMessages(after).map((m) => m.id)).toEqual(["m1", "m2b"]);
+    expect(after.messagesById.get("m2b")).toMatchObject({ text: "done", status: "complete" });
+    // A page whose copy is further along than the live one wins as before.
+    const later = threadReducer(before, {
+      type: "path.reloaded",
+      page: page([prompt, { ...streaming, text: "done and more", status: "complete" }], null),
+      position: "newest",
+    });
+    expect(later.messagesById.get("m2b")?.text).toBe("done and more");
+  });
 });

@@ -11,6 +11,7 @@
 import {
   isTurnFinished,
   isTurnRunning,
+  type Message,
   type MessagePage,
   type SendTurnResponse,
   type ServerEvent,
@@ -78,11 +79,12 @@ export function threadReducer(state: ThreadState, action: ThreadAction): ThreadS
         ranges: [],
         staleMessageIds: new Set(),
       };
-      return threadReducer(cleared, {
+      const next = threadReducer(cleared, {
         type: "page.loaded",
         page: action.page,
         position: action.position,
       });
+      return keepLiveProgress(next, state.messagesById);
     }
     case "turn.sent": {
       const next = mergeMessages(state, [action.response.message], { live: true });
@@ -92,6 +94,23 @@ export function threadReducer(state: ThreadState, action: ThreadAction): ThreadS
       if (state.pendingUserInput?.id !== action.requestId) return state;
       return { ...state, pendingUserInput: null };
   }
+}
+
+/**
+ * The page of a path reload was read before it arrived: a message its snapshot shows streaming
+ * that live events have since taken further (finished, or longer) keeps the live copy, since
+ * those events are behind `lastEventId` and never come again.
+ */
+function keepLiveProgress(state: ThreadState, live: ReadonlyMap<string, Message>): ThreadState {
+  let messagesById: Map<string, Message> | null = null;
+  for (const [id, fromPage] of state.messagesById) {
+    const known = live.get(id);
+    if (known === undefined || fromPage.status !== "streaming") continue;
+    if (known.status === "streaming" && known.text.length <= fromPage.text.length) continue;
+    messagesById ??= new Map(state.messagesById);
+    messagesById.set(id, known);
+  }
+  return messagesById === null ? state : { ...state, messagesById };
 }
 
 function applyEvent(state: ThreadState, event: ServerEvent): ThreadState {
