@@ -472,3 +472,39 @@ describe("path.reloaded replays the events received while its page was in flight
     expect(after.messagesById.has("m2b")).toBe(true);
   });
 });
+
+describe("messages.repaired (a stale message fetched again)", () => {
+  it("puts a message the view never had into the newest range, not a range of its own", () => {
+    const edited = message(3, { id: "m1b", version: 2, versions: 2 });
+    const streaming = message(4, { id: "m2b", text: "Here is", status: "streaming" });
+    const missed = run(loaded(), [
+      { type: "page.loaded", page: page([edited], "cursor-1"), position: "newest" },
+      {
+        type: "event",
+        eventId: 20,
+        event: { type: "message.delta", messageId: "m2b", offset: 7, delta: " more" },
+      },
+    ]);
+    expect([...missed.staleMessageIds]).toEqual(["m2b"]);
+    // The `around=m2b&limit=1` window: the message alone, with cursors on both sides.
+    const window: MessagePage = {
+      messages: [{ ...streaming, text: "Here is more" }],
+      nextCursor: "cursor-2",
+      newerCursor: null,
+      turns: [turn("turn2", "running")],
+    };
+    const repaired = threadReducer(missed, { type: "messages.repaired", page: window });
+    expect(repaired.ranges).toHaveLength(1);
+    expect(newestRange(repaired)?.ids).toEqual(["m1b", "m2b"]);
+    expect(repaired.messagesById.get("m2b")?.text).toBe("Here is more");
+    expect(repaired.activeTurnId).toBe("turn2");
+    // A known message is only brought up to date, in place.
+    const again = threadReducer(repaired, {
+      type: "messages.repaired",
+      page: { ...window, messages: [{ ...streaming, text: "Here is more!", status: "complete" }] },
+    });
+    expect(again.order).toBe(repaired.order);
+    expect(again.messagesById.get("m2b")?.status).toBe("complete");
+    expect(again.staleMessageIds.size).toBe(0);
+  });
+});

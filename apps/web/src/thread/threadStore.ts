@@ -49,6 +49,12 @@ export type ThreadAction =
       position: "newest" | "around";
       replay?: readonly ServerEvent[];
     }
+  /**
+   * Fresh copies of stale messages (`staleMessageIds`, an `around=<id>&limit=1` read). A message
+   * the view never had (its chunks came, its `message.created` did not) was created live: it
+   * joins the newest range as a live message would, not a range of its own.
+   */
+  | { type: "messages.repaired"; page: MessagePage }
   | { type: "turn.sent"; response: SendTurnResponse }
   | { type: "userInput.answered"; requestId: string };
 
@@ -92,6 +98,11 @@ export function threadReducer(state: ThreadState, action: ThreadAction): ThreadS
         position: action.position,
       });
       return replayOnPath(keepLiveProgress(next, state.messagesById), action.replay ?? []);
+    }
+    case "messages.repaired": {
+      let next = mergeMessages(state, action.page.messages, { live: true });
+      for (const turn of action.page.turns) next = applyTurn(next, turn, { onlyIfUnknown: true });
+      return next;
     }
     case "turn.sent": {
       const next = mergeMessages(state, [action.response.message], { live: true });

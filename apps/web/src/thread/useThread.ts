@@ -184,7 +184,7 @@ export function useThread(threadId: string): UseThreadResult {
     const controller = new AbortController();
     for (const id of staleKey.split(",")) {
       getMessages(threadId, { around: id, limit: 1 }, controller.signal)
-        .then((page) => dispatch({ type: "page.loaded", page, position: "around" }))
+        .then((page) => dispatch({ type: "messages.repaired", page }))
         .catch(() => {});
     }
     return () => controller.abort();
