@@ -396,3 +396,115 @@ describe("path.reloaded (versions, issue 30)", () => {
     expect(later.messagesById.get("m2b")?.text).toBe("done and more");
   });
 });
+
+// e2e conversationChanges "a second browser follows an edit live" failed under load: the other
+// tab's page of the new path was read before the new answer existed, and the answer's
+// `message.created` (received while the page was in flight) was lost with the history the page
+// replaced; its chunks then fetched it alone, as a range of its own that hid the edited prompt.
+describe("path.reloaded replays the events received while its page was in flight", () => {
+  const edited = message(3, { id: "m1b", text: "text 1 now", version: 2, versions: 2 });
+  const streaming = message(4, { id: "m2b", text: "", status: "streaming" });
+  const inFlight: ServerEvent[] = [
+    { type: "message.created", message: streaming },
+    { type: "message.delta", messageId: "m2b", offset: 0, delta: "Here is" },
+  ];
+  const before = run(loaded(), [
+    { type: "page.loaded", page: page([message(1), message(2)], null), position: "newest" },
+    { type: "event", eventId: 11, event: { type: "message.created", message: edited } },
+    { type: "event", eventId: 12, event: { type: "thread.path", messageId: "m1b" } },
+    ...inFlight.map((event, i): ThreadAction => ({ type: "event", eventId: 13 + i, event })),
+  ]);
+
+  it("keeps a message created live after the page was read, in the newest range", () => {
+    const after = threadReducer(before, {
+      type: "path.reloaded",
+      page: page([edited], null),
+      position: "newest",
+      replay: inFlight,
+    });
+    expect(newestRange(after)?.ids).toEqual(["m1b", "m2b"]);
+    expect(after.messagesById.get("m2b")).toMatchObject({ text: "Here is", status: "streaming" });
+    expect(after.staleMessageIds.size).toBe(0);
+    expect(after.lastEventId).toBe(14);
+    // The next chunk follows on, as for any streaming answer.
+    const next = threadReducer(after, {
+      type: "event",
+      eventId: 15,
+      event: { type: "message.delta", messageId: "m2b", offset: 7, delta: " more" },
+    });
+    expect(next.messagesById.get("m2b")?.text).toBe("Here is more");
+    expect(next.staleMessageIds.size).toBe(0);
+  });
+
+  it("changes nothing a page read after those events already holds", () => {
+    const done = { ...streaming, text: "Here is the whole answer", status: "complete" as const };
+    const fromPage = threadReducer(before, {
+      type: "path.reloaded",
+      page: page([edited, done], null),
+      position: "newest",
+    });
+    const replayed = threadReducer(before, {
+      type: "path.reloaded",
+      page: page([edited, done], null),
+      position: "newest",
+      replay: inFlight,
+    });
+    expect(orderedMessages(replayed)).toEqual(orderedMessages(fromPage));
+    expect(replayed.ranges).toEqual(fromPage.ranges);
+  });
+
+  it("replays only message events: turns and the pending request stay as the live ones left them", () => {
+    const pending = {
+      id: "r1",
+      threadId: "t1",
+      turnId: "turn2",
+      questions: [{ id: "q", prompt: "Which?" }],
+      createdAt: "2026-01-01T00:00:00.000Z",
+    };
+    const answered = run(before, [{ type: "userInput.answered", requestId: "r1" }]);
+    const after = threadReducer(answered, {
+      type: "path.reloaded",
+      page: page([edited], null),
+      position: "newest",
+      replay: [...inFlight, { type: "user_input.requested", request: pending }],
+    });
+    expect(after.pendingUserInput).toBeNull();
+    expect(after.messagesById.has("m2b")).toBe(true);
+  });
+});
+
+describe("messages.repaired (a stale message fetched again)", () => {
+  it("puts a message the view never had into the newest range, not a range of its own", () => {
+    const edited = message(3, { id: "m1b", version: 2, versions: 2 });
+    const streaming = message(4, { id: "m2b", text: "Here is", status: "streaming" });
+    const missed = run(loaded(), [
+      { type: "page.loaded", page: page([edited], "cursor-1"), position: "newest" },
+      {
+        type: "event",
+        eventId: 20,
+        event: { type: "message.delta", messageId: "m2b", offset: 7, delta: " more" },
+      },
+    ]);
+    expect([...missed.staleMessageIds]).toEqual(["m2b"]);
+    // The `around=m2b&limit=1` window: the message alone, with cursors on both sides.
+    const window: MessagePage = {
+      messages: [{ ...streaming, text: "Here is more" }],
+      nextCursor: "cursor-2",
+      newerCursor: null,
+      turns: [turn("turn2", "running")],
+    };
+    const repaired = threadReducer(missed, { type: "messages.repaired", page: window });
+    expect(repaired.ranges).toHaveLength(1);
+    expect(newestRange(repaired)?.ids).toEqual(["m1b", "m2b"]);
+    expect(repaired.messagesById.get("m2b")?.text).toBe("Here is more");
+    expect(repaired.activeTurnId).toBe("turn2");
+    // A known message is only brought up to date, in place.
+    const again = threadReducer(repaired, {
+      type: "messages.repaired",
+      page: { ...window, messages: [{ ...streaming, text: "Here is more!", status: "complete" }] },
+    });
+    expect(again.order).toBe(repaired.order);
+    expect(again.messagesById.get("m2b")?.status).toBe("complete");
+    expect(again.staleMessageIds.size).toBe(0);
+  });
+});

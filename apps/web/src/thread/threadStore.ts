@@ -39,9 +39,22 @@ export type ThreadAction =
   /**
    * The path shown changed (an edit, a regeneration, a version switch: issue 30): the loaded
    * history is replaced by this page of the new path (the newest page, or a window around the
-   * message that changed).
+   * message that changed). `replay`: the events received while the page was in flight, applied
+   * again on top of it (they are behind `lastEventId` and never come again; see
+   * {@link replayOnPath}).
    */
-  | { type: "path.reloaded"; page: MessagePage; position: "newest" | "around" }
+  | {
+      type: "path.reloaded";
+      page: MessagePage;
+      position: "newest" | "around";
+      replay?: readonly ServerEvent[];
+    }
+  /**
+   * Fresh copies of stale messages (`staleMessageIds`, an `around=<id>&limit=1` read). A message
+   * the view never had (its chunks came, its `message.created` did not) was created live: it
+   * joins the newest range as a live message would, not a range of its own.
+   */
+  | { type: "messages.repaired"; page: MessagePage }
   | { type: "turn.sent"; response: SendTurnResponse }
   | { type: "userInput.answered"; requestId: string };
 
@@ -84,7 +97,12 @@ export function threadReducer(state: ThreadState, action: ThreadAction): ThreadS
         page: action.page,
         position: action.position,
       });
-      return keepLiveProgress(next, state.messagesById);
+      return replayOnPath(keepLiveProgress(next, state.messagesById), action.replay ?? []);
+    }
+    case "messages.repaired": {
+      let next = mergeMessages(state, action.page.messages, { live: true });
+      for (const turn of action.page.turns) next = applyTurn(next, turn, { onlyIfUnknown: true });
+      return next;
     }
     case "turn.sent": {
       const next = mergeMessages(state, [action.response.message], { live: true });
@@ -111,6 +129,28 @@ function keepLiveProgress(state: ThreadState, live: ReadonlyMap<string, Message>
     messagesById.set(id, known);
   }
   return messagesById === null ? state : { ...state, messagesById };
+}
+
+/**
+ * The page of a path reload may have been read before events the view received while it was in
+ * flight (a new answer created, its chunks, its end): they were applied to the history the page
+ * replaces, and their ids are behind `lastEventId`. Their messages are applied again here, past
+ * the id check; each merge is idempotent, so an event the page already holds changes nothing.
+ * Turns, the thread and a pending request are not replaced by the reload: nothing to replay.
+ */
+const MESSAGE_EVENTS: ReadonlySet<ServerEvent["type"]> = new Set([
+  "message.created",
+  "message.delta",
+  "message.completed",
+  "message.cited",
+]);
+
+function replayOnPath(state: ThreadState, events: readonly ServerEvent[]): ThreadState {
+  let next = state;
+  for (const event of events) {
+    if (MESSAGE_EVENTS.has(event.type)) next = applyEvent(next, event);
+  }
+  return next;
 }
 
 function applyEvent(state: ThreadState, event: ServerEvent): ThreadState {

@@ -4,6 +4,7 @@
  * around a cited message, and sends turns. Mount it keyed by thread
  * id so a different thread starts from a fresh state.
  */
+import type { MessagePage, ServerEvent } from "@app/protocol";
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
 import { ApiError, answerUserInput, getMessages, getThread, sendTurn } from "../api/client.ts";
 import { showMessage } from "../api/conversationClient.ts";
@@ -85,6 +86,9 @@ function isAbort(error: unknown): boolean {
   return error instanceof DOMException && error.name === "AbortError";
 }
 
+/** A read of the path shown in flight: the events received since it started. */
+type PathReload = { events: ServerEvent[] };
+
 /** Loads and follows one thread. */
 export function useThread(threadId: string): UseThreadResult {
   const [state, dispatch] = useReducer(threadReducer, undefined, createThreadState);
@@ -100,6 +104,8 @@ export function useThread(threadId: string): UseThreadResult {
   const edgeInFlight = useRef<Record<RangeEdge, boolean>>({ older: false, newer: false });
   /** Messages this view showed itself (`POST .../show`): their `thread.path` is already read. */
   const ownPathChanges = useRef(new Set<string>());
+  /** The newest path reload in flight, with the events received since it started. */
+  const pathReload = useRef<PathReload | null>(null);
 
   // Initial load: the detail (its lastEventId is the resume point) and the newest page at once.
   // `loadAttempt` is read so that Retry (which bumps it) reruns this effect.
@@ -151,6 +157,7 @@ export function useThread(threadId: string): UseThreadResult {
     return subscribeThreadEvents(threadId, {
       lastEventId: streamFrom,
       onEvent: (eventId, event) => {
+        pathReload.current?.events.push(event);
         dispatch({ type: "event", eventId, event });
         if (event.type === "thread.path") {
           // A change this view made and already read (a chip showing a version) is not read twice.
@@ -177,7 +184,7 @@ export function useThread(threadId: string): UseThreadResult {
     const controller = new AbortController();
     for (const id of staleKey.split(",")) {
       getMessages(threadId, { around: id, limit: 1 }, controller.signal)
-        .then((page) => dispatch({ type: "page.loaded", page, position: "around" }))
+        .then((page) => dispatch({ type: "messages.repaired", page }))
         .catch(() => {});
     }
     return () => controller.abort();
@@ -185,34 +192,46 @@ export function useThread(threadId: string): UseThreadResult {
 
   const retryLoad = useCallback(() => setLoadAttempt((n) => n + 1), []);
 
-  /** Reloads of the path in flight: only the newest one's page is applied. */
-  const pathReloads = useRef(0);
+  /**
+   * Reads a page of the path shown and replaces the loaded history with it (`path.reloaded`).
+   * Only the newest read is applied. The events received while it is in flight go with its page:
+   * the page may have been read before them, and they are never sent again.
+   */
+  const replacePath = useCallback(
+    async (fetchPage: () => Promise<MessagePage>, position: "newest" | "around") => {
+      const reload: PathReload = { events: [] };
+      pathReload.current = reload;
+      try {
+        const page = await fetchPage();
+        // A later change's reload started since: its page is the one to show.
+        if (pathReload.current !== reload) return;
+        dispatch({ type: "path.reloaded", page, position, replay: reload.events });
+      } finally {
+        if (pathReload.current === reload) pathReload.current = null;
+      }
+    },
+    [],
+  );
+
   const reloadPath = useCallback(
     async (messageId: string) => {
-      const reload = ++pathReloads.current;
       const ranges = stateRef.current.ranges;
       const newest = ranges[ranges.length - 1];
       const known = stateRef.current.messagesById.get(messageId);
       const inOlderRange =
         known !== undefined && newest !== undefined && !newest.ids.includes(messageId);
       try {
-        if (inOlderRange) {
-          const page = await getMessages(threadId, { around: messageId, limit: PAGE_SIZE });
-          // A later switch's reload may have answered first: an older page never replaces it.
-          if (reload === pathReloads.current) {
-            dispatch({ type: "path.reloaded", page, position: "around" });
-          }
-        } else {
-          const page = await getMessages(threadId, { limit: PAGE_SIZE });
-          if (reload === pathReloads.current) {
-            dispatch({ type: "path.reloaded", page, position: "newest" });
-          }
-        }
+        await (inOlderRange
+          ? replacePath(
+              () => getMessages(threadId, { around: messageId, limit: PAGE_SIZE }),
+              "around",
+            )
+          : replacePath(() => getMessages(threadId, { limit: PAGE_SIZE }), "newest"));
       } catch {
         // A later event or the reconnect resync reads it again.
       }
     },
-    [threadId],
+    [threadId, replacePath],
   );
   const reloadPathRef = useRef(reloadPath);
   reloadPathRef.current = reloadPath;
@@ -261,8 +280,10 @@ export function useThread(threadId: string): UseThreadResult {
           try {
             ownPathChanges.current.add(messageId);
             await showMessage(threadId, messageId);
-            const page = await getMessages(threadId, { around: messageId, limit: PAGE_SIZE });
-            dispatch({ type: "path.reloaded", page, position: "around" });
+            await replacePath(
+              () => getMessages(threadId, { around: messageId, limit: PAGE_SIZE }),
+              "around",
+            );
             return { status: "loaded" };
           } catch (retryError) {
             apiError = asApiError(retryError);
@@ -275,7 +296,7 @@ export function useThread(threadId: string): UseThreadResult {
         return { status: "failed", error: apiError };
       }
     },
-    [threadId],
+    [threadId, replacePath],
   );
 
   const send = useCallback(
