@@ -400,9 +400,14 @@ test("a drag made while a reply streams selects exactly the words under the poin
   for (let step = 1; step <= 30; step++) {
     const t = step / 30;
     await page.mouse.move(from.x + (to.x - from.x) * t, from.y + (to.y - from.y) * t);
-    // A chunk every fifteenth step (two in all, one stays held), each followed by two frames, so the layout below the pointer
+    // A chunk every fifteenth step (two in all, one stays held), drawn before the drag goes on
+    // (on a busy machine that can take more than two frames), so the layout below the pointer
     // changes while the button is held.
-    if (step % 15 === 0) await release(1);
+    if (step % 15 === 0) {
+      const before = await lengthAt();
+      await release(1);
+      await expect.poll(lengthAt).toBeGreaterThan(before);
+    }
     await page.evaluate(
       () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))),
     );
