@@ -1,5 +1,6 @@
 // Standalone run of the concurrentClients scenario (same checks), for A/B and --cpu-prof.
-// node --import tsx bench/compare/concurrent.mjs [runs]   (INLINE_CLIENTS=1: clients on the server's thread)
+// node --import tsx bench/compare/concurrent.mjs [runs]   (INLINE_CLIENTS=1: clients on the server's thread;
+// CLIENTS=N: N clients on N threads instead of 50, to tell a CPU limit from a latency one)
 // DATABASE_URL=...: the same on PostgreSQL.
 // Every prompt is checked to be stored once, in order, and every answer to be exactly the demo
 // provider's answer to it. Prints turns/s next to the target (issue 33: >= 1,000 turns/s), the
@@ -12,10 +13,10 @@ import { planDemoTurn } from "../../src/providers/demo.ts";
 import { createDemoProvider } from "../../src/providers/index.ts";
 import { makeTempDir, removeDir } from "../../src/testing/harness.ts";
 
-const CLIENTS = 50,
+const CLIENTS = Number(process.env.CLIENTS ?? 50),
   TURNS = 20,
-  THREADS = 50;
-const runs = Number(process.argv[2] ?? 3);
+  THREADS = Number(process.env.CLIENTS ?? 50);
+const runs = Number(process.env.RUNS ?? process.argv[2] ?? 3);
 const dataDir = await makeTempDir("chat-bench-clients-");
 const server = await startServer({
   env: process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {},
@@ -78,6 +79,7 @@ for (let run = 1; run <= runs; run++) {
   const t0 = performance.now();
   const c0 = process.cpuUsage();
   const m0 = threadCpuMs();
+  const elu0 = performance.eventLoopUtilization();
   const threads = await Promise.all(
     Array.from({ length: THREADS }, () => post("/api/threads", {})),
   );
@@ -111,13 +113,14 @@ for (let run = 1; run <= runs; run++) {
   const dt = performance.now() - t0;
   const cpu = process.cpuUsage(c0);
   const mainMs = threadCpuMs() - m0;
+  const elu = performance.eventLoopUtilization(elu0).utilization;
   for (const [client, th] of threads.entries()) checkThread(await allMessages(th.id), run, client);
   const turns = CLIENTS * TURNS;
   const rate = (1000 * turns) / dt;
   figures.push(rate);
   console.log(
     `run ${run}: ${(dt / 1000).toFixed(2)} s, ${rate.toFixed(0)} turns/s (target >= 1000), ` +
-      `server thread ${(mainMs / turns).toFixed(2)} ms CPU/turn, ` +
+      `server thread ${(mainMs / turns).toFixed(2)} ms CPU/turn (event loop ${(100 * elu).toFixed(0)}% busy), ` +
       `process ${((cpu.user + cpu.system) / 1000 / turns).toFixed(2)} ms CPU/turn; ${turns} prompts and answers checked`,
   );
 }
