@@ -2,10 +2,20 @@
 // server's event loop is not also running 50 HTTP clients. Real HTTP over keep-alive sockets
 // (node:http, one connection per client, as a browser would hold one); every POST must answer
 // 201. workerData: { url, threadIds, clients, turnsPerClient, run }; posts "done" or an error.
+import { readFileSync } from "node:fs";
 import http from "node:http";
 import { parentPort, workerData } from "node:worker_threads";
 
 const { url, threadIds, clients, turnsPerClient, run } = workerData;
+/** This thread's CPU time in ms (Linux; NaN elsewhere), so the bench can tell the clients' CPU from the server's. */
+function threadCpuMs() {
+  try {
+    return Number(readFileSync("/proc/thread-self/schedstat", "utf8").split(" ")[0]) / 1e6;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 const agent = new http.Agent({ keepAlive: true, maxSockets: clients });
 
 function post(path, body) {
@@ -47,7 +57,7 @@ try {
       }
     }),
   );
-  parentPort.postMessage({ ok: true });
+  parentPort.postMessage({ ok: true, cpuMs: threadCpuMs() });
 } catch (error) {
   parentPort.postMessage({ ok: false, error: String(error?.stack ?? error) });
 } finally {
