@@ -3,7 +3,8 @@
  * the oldest, Rename thread (F2) kept across a reload, Delete thread with Undo (and a chip citing
  * a deleted thread saying so), Search all threads (Ctrl+K) landing on a phrase 1,900 turns deep
  * in the seeded thread, highlighted in view after one `around=` request, Cite from a result
- * (sent, then its chip clicked), and axe in light and dark on the dialog and the thread menu.
+ * (sent, then its chip clicked), Export as Markdown (export.md, on a desktop and a phone), and axe
+ * in light and dark on the dialog and the thread menu.
  */
 
 import { mkdtemp, rm } from "node:fs/promises";
@@ -385,3 +386,50 @@ for (const colorScheme of ["light", "dark"] as const) {
     void DEMO_ANSWER_END;
   });
 }
+
+test("Export as Markdown downloads export.md with the thread, on a desktop and on a phone", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(60_000);
+  const { threadId, environmentId, answer } = await answeredThread(page, "export this prompt");
+  const exported = async (p: Page) => {
+    await p.goto(`/${environmentId}/${threadId}`);
+    const link = p.getByRole("link", { name: "Export as Markdown" });
+    await expect(link).toBeVisible();
+    const [download] = await Promise.all([p.waitForEvent("download"), link.click()]);
+    expect(download.suggestedFilename()).toBe("export.md");
+    const path = await download.path();
+    const { readFile } = await import("node:fs/promises");
+    return readFile(path, "utf8");
+  };
+  const markdown = await exported(page);
+  expect(markdown).toContain("export this prompt");
+  // The answer's opening words as the demo provider wrote them (its Markdown, not HTML).
+  expect(markdown).toContain(answer.text.slice(0, 40));
+
+  // On a phone the link shows "Export" alone, so the title keeps the room; its name is whole.
+  const phone = await browser.newContext({
+    baseURL,
+    viewport: { width: 390, height: 780 },
+    isMobile: true,
+    hasTouch: true,
+  });
+  try {
+    const phonePage = await phone.newPage();
+    const title = phonePage.getByRole("heading", { level: 1 });
+    expect(await exported(phonePage)).toBe(markdown);
+    await expect(phonePage.getByRole("link", { name: "Export as Markdown" })).toHaveText(
+      "Export as Markdown",
+    );
+    // The title gets more of the header than the link does.
+    const [titleBox, linkBox] = await Promise.all([
+      title.boundingBox(),
+      phonePage.getByRole("link", { name: "Export as Markdown" }).boundingBox(),
+    ]);
+    expect(titleBox!.width).toBeGreaterThan(linkBox!.width);
+  } finally {
+    await phone.close();
+  }
+});

@@ -307,8 +307,7 @@ export function createApp(deps: AppDependencies): Hono {
   });
 
   app.get("/api/threads/:threadId/export.md", async (c) => {
-    const { thread, parts } = await deps.threads.exportMarkdown(idParam(c, "threadId"));
-    const fileName = `${thread.branchName ?? `thread-${thread.id}`}.md`.replace(/[^\w.-]/g, "-");
+    const { parts } = await deps.threads.exportMarkdown(idParam(c, "threadId"));
     // Pulled a page at a time as the client reads, so a huge thread never sits in memory.
     const iterator = parts[Symbol.asyncIterator]();
     const encoder = new TextEncoder();
@@ -324,7 +323,9 @@ export function createApp(deps: AppDependencies): Hono {
     });
     return c.body(body, 200, {
       "content-type": "text/markdown; charset=utf-8",
-      "content-disposition": `inline; filename="${fileName}"`,
+      // DESIGN.md §9: the header's Export as Markdown downloads `export.md` (a filename here
+      // wins over the link's `download` attribute, so it must say the same).
+      "content-disposition": 'inline; filename="export.md"',
     });
   });
 

@@ -38,6 +38,8 @@ describe("GET /api/threads/:threadId/export.md", () => {
     const res = await server.request(`/api/threads/${thread.id}/export.md`);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/markdown; charset=utf-8");
+    // DESIGN.md §9: it downloads as export.md, whatever the thread's name.
+    expect(res.headers.get("content-disposition")).toBe('inline; filename="export.md"');
     const markdown = await res.text();
     expect(markdown).not.toContain("t3-citation");
     expect(markdown.split("\n")[0]).toBe("# Explain cited line Comment: my \\*note\\* again");

@@ -44,7 +44,8 @@ export function ThreadHeader({ title, thread, environmentId, reconnecting }: Thr
             href={threadExportUrl(thread.id)}
             download="export.md"
           >
-            Export as Markdown
+            {/* On a phone only "Export" shows, so the title keeps the room; the name stays whole. */}
+            Export<span className="thread-header__export-more"> as Markdown</span>
           </a>
         ) : null}
       </header>
