@@ -8,10 +8,11 @@ import { isWellFormedUtf16 } from "@app/citations";
 import { findTextMatches } from "@app/markdown";
 import type { ThreadSearchMatch, ThreadSearchResponse } from "@app/protocol";
 import type { ChatQueries } from "../storage/chatStore.ts";
+import { SEARCH_QUERY_MAX_CHARS } from "../storage/searchPieces.ts";
 import { DomainError } from "./errors.ts";
 
-/** Longest query, in UTF-16 units. */
-export const MAX_SEARCH_QUERY = 200;
+/** Longest query, in UTF-16 units (the overlap of the index's pieces depends on it). */
+export const MAX_SEARCH_QUERY = SEARCH_QUERY_MAX_CHARS;
 /** Ranges per page when the client gives no `limit`, and the most it may ask for. */
 export const DEFAULT_SEARCH_LIMIT = 200;
 export const MAX_SEARCH_LIMIT = 1000;

@@ -15,6 +15,7 @@
  * process that died between a finish and its indexing is covered by the others).
  */
 import type { ChatQueries, ChatStore } from "./chatStore.ts";
+import { searchPieceCount } from "./searchPieces.ts";
 import {
   type CrossThreadCandidateQuery,
   type QueuedSearchText,
@@ -34,7 +35,7 @@ const BATCH = 64;
 export const SEARCH_LONG_CHARS = 4_000;
 
 export class SearchIndexer {
-  readonly #store: Pick<ChatStore, "queuedSearchTexts" | "transaction">;
+  readonly #store: Pick<ChatStore, "queuedSearchTexts" | "transaction" | "indexesSearchPieces">;
   /**
    * A database other processes write too (PostgreSQL): a round indexes only the messages this
    * process queued ({@link committed}), so two processes do not render the same messages; a
@@ -56,7 +57,7 @@ export class SearchIndexer {
   readonly #flushWaiters: (() => void)[] = [];
 
   constructor(
-    store: Pick<ChatStore, "queuedSearchTexts" | "transaction">,
+    store: Pick<ChatStore, "queuedSearchTexts" | "transaction" | "indexesSearchPieces">,
     shared = false,
     renderer: SearchTextRenderer = createSearchTextRenderer(),
     longRenderer: SearchTextRenderer = createSearchTextRenderer(),
@@ -196,13 +197,44 @@ export class SearchIndexer {
       ),
     );
     if (this.#closed) return;
+    const piecesWritten = await this.#writePiecesAhead(batch, texts);
+    if (this.#closed) return;
     await this.#store.transaction(async (tx) => {
       for (let i = 0; i < batch.length; i++) {
         const text = texts[i];
         if (text !== null && text !== undefined)
-          await tx.writeSearchText(batch[i]!.messageId, text);
+          await tx.writeSearchText(batch[i]!.messageId, text, piecesWritten[i]);
       }
     });
+  }
+
+  /**
+   * A text of several pieces (issue 33; stores that index on the event loop, SQLite): every
+   * piece but the last is written ahead, each in a transaction of its own, so no statement
+   * indexes more than a piece; the last one goes with the text (`writeSearchText`), so a crash
+   * in between leaves the message queued and unsearchable. Returns the pieces written per text.
+   */
+  async #writePiecesAhead(
+    batch: readonly QueuedSearchText[],
+    texts: readonly (string | null)[],
+  ): Promise<number[]> {
+    const written = batch.map(() => 0);
+    if (!this.#store.indexesSearchPieces) return written;
+    for (let i = 0; i < batch.length; i++) {
+      const text = texts[i];
+      if (text === null || text === undefined) continue;
+      const messageId = batch[i]!.messageId;
+      for (let piece = 0; piece < searchPieceCount(text) - 1; piece++) {
+        if (this.#closed) return written;
+        const queued = await this.#store.transaction((tx) =>
+          tx.writeSearchTextPiece(messageId, text, piece),
+        );
+        // Not queued any more (deleted, or indexed): `writeSearchText` will say so too.
+        if (!queued) break;
+        written[i] = piece + 1;
+      }
+    }
+    return written;
   }
 }
 
