@@ -141,15 +141,21 @@ export class SearchIndexer {
       try {
         const everything = !this.#shared || this.#everything;
         const only = everything ? undefined : [...this.#mine];
-        const limit = BATCH + this.#long.size;
-        const read = only?.length === 0 ? [] : await this.#store.queuedSearchTexts(limit, only);
+        // Long messages being indexed are left out: a round never reads their text again.
+        const limit = BATCH;
+        const read =
+          only?.length === 0
+            ? []
+            : await this.#store.queuedSearchTexts(limit, only, [...this.#long.keys()]);
         whole = read.length < limit;
         // Everything until a read sees the whole queue; then this process's own again.
         if (everything && whole) this.#everything = false;
         if (only && whole) {
           // Not queued any more: indexed (by this process or another one).
           const left = new Set(read.map((queued) => queued.messageId));
-          for (const id of only) if (!left.has(id)) this.#mine.delete(id);
+          for (const id of only) {
+            if (!left.has(id) && !this.#long.has(id)) this.#mine.delete(id);
+          }
         }
         const short: QueuedSearchText[] = [];
         for (const queued of read) {

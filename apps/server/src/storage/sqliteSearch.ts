@@ -128,14 +128,17 @@ export function sqliteSearchWriter(
 export function sqliteSearchQueue(
   db: SqliteDatabase,
 ): Pick<SyncQueries, "queuedSearchTexts" | "writeSearchTextPiece" | "writeSearchText"> {
+  // `except` (a JSON array) leaves out the messages being indexed already.
   const queued = db.prepare(
     `SELECT m.id AS messageId, m.role, m.text AS markdown
-     FROM search_pending p JOIN messages m ON m.id = p.message_id LIMIT ?`,
+     FROM search_pending p JOIN messages m ON m.id = p.message_id
+     WHERE p.message_id NOT IN (SELECT value FROM json_each(?)) LIMIT ?`,
   );
   const queuedOf = db.prepare(
     `SELECT m.id AS messageId, m.role, m.text AS markdown
      FROM search_pending p JOIN messages m ON m.id = p.message_id
-     WHERE p.message_id IN (SELECT value FROM json_each(?)) LIMIT ?`,
+     WHERE p.message_id IN (SELECT value FROM json_each(?))
+       AND p.message_id NOT IN (SELECT value FROM json_each(?)) LIMIT ?`,
   );
   const dequeue = db.prepare("DELETE FROM search_pending WHERE message_id = ?");
   const rowOf = db.prepare("SELECT id FROM message_search WHERE message_id = ?");
@@ -147,9 +150,14 @@ export function sqliteSearchQueue(
   const setText = db.prepare("UPDATE message_search SET text = ? WHERE id = ?");
   const fts = sqliteFtsWriter(db);
   return {
-    queuedSearchTexts(limit: number, only?: readonly string[]): QueuedSearchText[] {
-      if (only) return queuedOf.all(JSON.stringify(only), limit) as QueuedSearchText[];
-      return queued.all(limit) as QueuedSearchText[];
+    queuedSearchTexts(
+      limit: number,
+      only?: readonly string[],
+      except: readonly string[] = [],
+    ): QueuedSearchText[] {
+      const skip = JSON.stringify(except);
+      if (only) return queuedOf.all(JSON.stringify(only), skip, limit) as QueuedSearchText[];
+      return queued.all(skip, limit) as QueuedSearchText[];
     },
     writeSearchTextPiece(messageId: string, text: string, piece: number): boolean {
       const row = queuedRowOf.get(messageId) as { id: number } | undefined;

@@ -137,13 +137,18 @@ export function pgSearchQueue(
   ctx: PgContext,
 ): Pick<ChatQueries, "queuedSearchTexts" | "writeSearchTextPiece" | "writeSearchText"> {
   return {
-    queuedSearchTexts(limit: number, only?: readonly string[]): Promise<QueuedSearchText[]> {
+    queuedSearchTexts(
+      limit: number,
+      only?: readonly string[],
+      except: readonly string[] = [],
+    ): Promise<QueuedSearchText[]> {
       return ctx.rows<QueuedSearchText>(
         "queuedSearchTexts",
         `SELECT m.id AS "messageId", m.role, m.text AS markdown
          FROM search_pending p JOIN messages m ON m.id = p.message_id
-         WHERE $2::text[] IS NULL OR p.message_id = ANY ($2::text[]) LIMIT $1`,
-        [limit, only ?? null],
+         WHERE ($2::text[] IS NULL OR p.message_id = ANY ($2::text[]))
+           AND NOT (p.message_id = ANY ($3::text[])) LIMIT $1`,
+        [limit, only ?? null, except],
       );
     },
     // The GIN index is built by the database server, off this event loop: one row per text.
