@@ -21,9 +21,11 @@ import {
   testDatabaseUrl,
   testStoreKind,
 } from "../testing/harness.ts";
+import { SQLITE_UNDO_SEARCH_PIECES } from "../testing/schemaRollback.ts";
 import type { ChatStore } from "./chatStore.ts";
 import { openDatabase } from "./db.ts";
 import { SEARCH_PIECE_CHARS, SEARCH_QUERY_MAX_CHARS, searchPieceCount } from "./searchPieces.ts";
+import { foldedSearchText } from "./searchText.ts";
 import { sqliteSearchQueries } from "./sqliteSearch.ts";
 import { ftsRange } from "./sqliteSearchFts.ts";
 
@@ -297,4 +299,40 @@ describe("the search index of a long text, in pieces", () => {
       await removeDir(dir);
     }
   });
+
+  it.runIf(testStoreKind === "sqlite")(
+    "migration 10 rebuilds a database's one-row-per-message index as pieces",
+    async () => {
+      const dir = await makeTempDir("chat-search-pieces-migration-");
+      try {
+        let store = await openTestStore(dir);
+        await threadWithStreamingReply(store);
+        await store.transaction((tx) => tx.finishMessage("a1", REPLY, "complete"));
+        await store.searchIndexIdle();
+        await store.close();
+        // Back to migration 9: one FTS row per message, rowid = its `message_search` id.
+        const db = openDatabase(join(dir, "chat.sqlite"));
+        db.exec(SQLITE_UNDO_SEARCH_PIECES);
+        const rows = db.prepare("SELECT id, text FROM message_search").all() as {
+          id: number;
+          text: string;
+        }[];
+        const insert = db.prepare("INSERT INTO message_search_fts (rowid, folded) VALUES (?, ?)");
+        for (const row of rows) insert.run(row.id, foldedSearchText(row.text));
+        expect(db.pragma("user_version", { simple: true })).toBe(9);
+        db.close();
+
+        store = await openTestStore(dir);
+        try {
+          expect(sqlitePieces(dir, "a1")).toBe(searchPieceCount(RENDERED));
+          await expectExactAnswers(store);
+          expect((await findInThread(store, "a prompt")).map((m) => m.messageId)).toEqual(["u1"]);
+        } finally {
+          await store.close();
+        }
+      } finally {
+        await removeDir(dir);
+      }
+    },
+  );
 });
