@@ -112,7 +112,10 @@ export async function searchThread(
       caseSensitive: options.caseSensitive,
       afterKey,
       limit: batch,
+      maxChars: SLICE_CHARS,
     });
+    let read = 0;
+    for (const candidate of candidates) read += candidate.text.length;
     for (const candidate of candidates) {
       // Spent: the next page starts at this candidate (the cursor is the key before it).
       if (budget <= 0) return { matches, nextCursor: String(afterKey) };
@@ -137,6 +140,7 @@ export async function searchThread(
       ranges += found.ranges.length;
       lastKey = candidate.key;
     }
-    if (candidates.length < batch) return { matches, nextCursor: null };
+    // Fewer than asked for, and not cut at the slice's characters: the thread's end.
+    if (candidates.length < batch && read < SLICE_CHARS) return { matches, nextCursor: null };
   }
 }

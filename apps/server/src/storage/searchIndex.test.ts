@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { searchThread } from "../domain/threadSearch.ts";
+import { SLICE_CHARS, searchThread } from "../domain/threadSearch.ts";
 import { seedDemoThread } from "../seed.ts";
 import {
   makeTempDir,
@@ -256,6 +256,50 @@ describe("the find-in-thread index", () => {
         cursor = page.nextCursor ?? undefined;
       } while (cursor !== undefined);
       expect(ids).toEqual(["short-u0", "short-u7", "short-u14"]);
+    } finally {
+      await store.close();
+      await removeDir(dir);
+    }
+  });
+
+  it("finds every match in a thread of long replies, their texts read about a slice at a time", async () => {
+    const dir = await makeTempDir("chat-search-slices-");
+    const store = await openTestStore(dir);
+    try {
+      const now = "2026-01-01T00:00:00.000Z";
+      // Eight replies of 300,000 characters: a first batch of eight is cut after the fourth.
+      const long = (n: number) => `kiwi ${n} ${"lorem ipsum dolor ".repeat(16_700)}`;
+      await store.transaction(async (tx) => {
+        await tx.createThread({ id: "t", title: null, now });
+        await tx.appendFinishedTurns(
+          "t",
+          Array.from({ length: 8 }, (_, n) => ({
+            turnId: `t${n}`,
+            prompt: { id: `u${n}`, text: `q${n}`, searchText: `q${n}`, providerInput: "q", now },
+            replies: [
+              { id: `a${n}`, kind: "answer" as const, text: long(n), searchText: long(n), now },
+            ],
+            citations: [],
+          })),
+        );
+      });
+      expect(long(0).length).toBeGreaterThan(SLICE_CHARS / 4);
+      const cut = await store.searchCandidates({
+        threadId: "t",
+        query: "kiwi",
+        caseSensitive: false,
+        afterKey: 0,
+        limit: 8,
+        maxChars: SLICE_CHARS,
+      });
+      if (testStoreKind === "sqlite") expect(cut).toHaveLength(4);
+      const { matches, nextCursor } = await searchThread(store, "t", {
+        query: "kiwi",
+        caseSensitive: false,
+        wholeWord: false,
+      });
+      expect(matches.map((m) => m.messageId)).toEqual(Array.from({ length: 8 }, (_, n) => `a${n}`));
+      expect(nextCursor).toBeNull();
     } finally {
       await store.close();
       await removeDir(dir);

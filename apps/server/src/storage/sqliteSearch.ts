@@ -278,9 +278,23 @@ export function sqliteSearchQueries(db: SqliteDatabase): SqliteSearchQueries {
        AND s.text IS NOT NULL AND ? IS NOT NULL AND ${SHOWN} ORDER BY s.id LIMIT ?`,
     ),
   };
+  // Rows up to the one that brings their texts to `maxChars`: each text is read as the
+  // statement steps, so the texts after it are never read (issue 33: a first batch of eight
+  // 1,000,000-character replies was one read of 8,000,000 characters on the event loop).
+  const upTo = (rows: IterableIterator<unknown>, maxChars: number): SearchCandidate[] => {
+    const taken: SearchCandidate[] = [];
+    let chars = 0;
+    for (const row of rows as IterableIterator<SearchCandidate>) {
+      taken.push(row);
+      chars += row.text.length;
+      if (chars >= maxChars) break;
+    }
+    return taken;
+  };
   return {
     searchCandidates(input: SearchCandidateQuery): SearchCandidate[] {
       const { threadId, query, caseSensitive, afterKey, limit } = input;
+      const maxChars = input.maxChars ?? Number.POSITIVE_INFINITY;
       if (usesTrigrams(query)) {
         const bounds = stmt.bounds.get({ thread: threadId }) as {
           low: number | null;
@@ -296,21 +310,19 @@ export function sqliteSearchQueries(db: SqliteDatabase): SqliteSearchQueries {
           if (ids.push(id as number) === limit) break;
         }
         if (ids.length === 0) return [];
-        return stmt.texts.all(JSON.stringify(ids)) as SearchCandidate[];
+        return upTo(stmt.texts.iterate(JSON.stringify(ids)), maxChars);
       }
       const prefilter = shortQueryPrefilter(query, caseSensitive);
       if (prefilter === "instr") {
-        return stmt.scanInstr.all(threadId, afterKey, query, limit) as SearchCandidate[];
+        return upTo(stmt.scanInstr.iterate(threadId, afterKey, query, limit), maxChars);
       }
       if (prefilter === "like") {
-        return stmt.scanLike.all(
-          threadId,
-          afterKey,
-          likeContains(query),
-          limit,
-        ) as SearchCandidate[];
+        return upTo(
+          stmt.scanLike.iterate(threadId, afterKey, likeContains(query), limit),
+          maxChars,
+        );
       }
-      return stmt.scanAll.all(threadId, afterKey, query, limit) as SearchCandidate[];
+      return upTo(stmt.scanAll.iterate(threadId, afterKey, query, limit), maxChars);
     },
   };
 }
