@@ -9,6 +9,7 @@ export const POSTGRES_TEST_FILES = [
   "src/storage/citationIndex.test.ts",
   "src/storage/searchIndex.test.ts",
   "src/storage/searchIndexer.test.ts",
+  "src/storage/searchIndexPieces.test.ts",
   "src/seed.searchText.test.ts",
   "src/seed.bulk.test.ts",
   "src/storage/threadLifecycle.test.ts",

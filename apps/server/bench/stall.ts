@@ -50,7 +50,13 @@ async function measure(scenario: string): Promise<void> {
   const loadBefore = load();
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", join(SERVER_DIR, "bench/support/streamingServer.ts")],
+    [
+      // SERVER_NODE_ARGS: extra Node flags for the server process (e.g. `--cpu-prof`).
+      ...(process.env.SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean),
+      "--import",
+      "tsx",
+      join(SERVER_DIR, "bench/support/streamingServer.ts"),
+    ],
     {
       cwd: SERVER_DIR,
       env: {

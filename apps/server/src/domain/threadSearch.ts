@@ -8,10 +8,11 @@ import { isWellFormedUtf16 } from "@app/citations";
 import { findTextMatches } from "@app/markdown";
 import type { ThreadSearchMatch, ThreadSearchResponse } from "@app/protocol";
 import type { ChatQueries } from "../storage/chatStore.ts";
+import { SEARCH_QUERY_MAX_CHARS } from "../storage/searchPieces.ts";
 import { DomainError } from "./errors.ts";
 
-/** Longest query, in UTF-16 units. */
-export const MAX_SEARCH_QUERY = 200;
+/** Longest query, in UTF-16 units (the overlap of the index's pieces depends on it). */
+export const MAX_SEARCH_QUERY = SEARCH_QUERY_MAX_CHARS;
 /** Ranges per page when the client gives no `limit`, and the most it may ask for. */
 export const DEFAULT_SEARCH_LIMIT = 200;
 export const MAX_SEARCH_LIMIT = 1000;
@@ -111,7 +112,10 @@ export async function searchThread(
       caseSensitive: options.caseSensitive,
       afterKey,
       limit: batch,
+      maxChars: SLICE_CHARS,
     });
+    let read = 0;
+    for (const candidate of candidates) read += candidate.text.length;
     for (const candidate of candidates) {
       // Spent: the next page starts at this candidate (the cursor is the key before it).
       if (budget <= 0) return { matches, nextCursor: String(afterKey) };
@@ -136,6 +140,7 @@ export async function searchThread(
       ranges += found.ranges.length;
       lastKey = candidate.key;
     }
-    if (candidates.length < batch) return { matches, nextCursor: null };
+    // Fewer than asked for, and not cut at the slice's characters: the thread's end.
+    if (candidates.length < batch && read < SLICE_CHARS) return { matches, nextCursor: null };
   }
 }

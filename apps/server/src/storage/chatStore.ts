@@ -313,14 +313,30 @@ export interface ChatQueries {
   /**
    * Up to `limit` finished messages too long to index in their own transaction, queued for the
    * background indexer (`searchIndexer.ts`); not searchable until {@link writeSearchText}.
-   * `only`: just those of these messages that are queued.
+   * `only`: just those of these messages that are queued; `except`: none of these (being
+   * indexed already: a long text is not read again by every round, issue 33).
    */
-  queuedSearchTexts(limit: number, only?: readonly string[]): Promise<QueuedSearchText[]>;
+  queuedSearchTexts(
+    limit: number,
+    only?: readonly string[],
+    except?: readonly string[],
+  ): Promise<QueuedSearchText[]>;
   /**
-   * Stores a queued message's rendered text and takes it off the queue; false (nothing written)
-   * when it is no longer queued (indexed by another process, or deleted).
+   * A long text's index ahead of {@link writeSearchText} (issue 33, stores whose
+   * `indexesSearchPieces` is true): writes piece `piece` (`searchPieces.ts`) of a queued
+   * message's rendered text, each in a short transaction of its own; piece 0 first removes
+   * whatever an earlier, unfinished indexing left. The message stays unsearchable until
+   * `writeSearchText`. False (nothing written) when it is no longer queued. PostgreSQL, whose
+   * index is built by the database server, writes nothing (true).
    */
-  writeSearchText(messageId: string, text: string): Promise<boolean>;
+  writeSearchTextPiece(messageId: string, text: string, piece: number): Promise<boolean>;
+  /**
+   * Stores a queued message's rendered text and takes it off the queue, its index complete:
+   * pieces from `piecesWritten` on (default 0: all) are written here, the earlier ones were by
+   * {@link writeSearchTextPiece}. False (nothing written) when it is no longer queued (indexed
+   * by another process, or deleted).
+   */
+  writeSearchText(messageId: string, text: string, piecesWritten?: number): Promise<boolean>;
 
   // Bulk writes (the seed, issue 33)
   /**
@@ -436,6 +452,7 @@ export const CHAT_QUERY_METHODS = [
   "searchCandidates",
   "searchAllCandidates",
   "queuedSearchTexts",
+  "writeSearchTextPiece",
   "writeSearchText",
   "appendFinishedTurns",
   "insertUserInputRequest",
@@ -485,6 +502,11 @@ export interface ChatStore extends ChatQueries {
    * recovered through leases, not at startup.
    */
   readonly shared: boolean;
+  /**
+   * True when the trigram index is written on this process's event loop (SQLite): a long text's
+   * index is then written a piece at a time (`writeSearchTextPiece`), never in one statement.
+   */
+  readonly indexesSearchPieces: boolean;
   /** Stable id of this installation, kept in the database. */
   readonly environmentId: string;
   /**

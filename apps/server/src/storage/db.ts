@@ -8,7 +8,12 @@ import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { CITATION_LINK_MARKER, citationEntriesOf } from "./citationIndex.ts";
 import { CITATION_INDEX_TABLES, sqliteCitationWriter } from "./sqliteCitations.ts";
-import { backfillSqliteSearch, SEARCH_INDEX_TABLES, SEARCH_QUEUE_TABLE } from "./sqliteSearch.ts";
+import {
+  backfillSqliteSearch,
+  migrateSearchPieces,
+  SEARCH_INDEX_TABLES,
+  SEARCH_QUEUE_TABLE,
+} from "./sqliteSearch.ts";
 import { THREAD_LIFECYCLE_SCHEMA } from "./sqliteThreadLifecycle.ts";
 import { migrateVersions } from "./sqliteVersionsSchema.ts";
 
@@ -184,6 +189,9 @@ const MIGRATIONS: readonly (string | ((db: SqliteDatabase) => void))[] = [
   THREAD_LIFECYCLE_SCHEMA,
   // Issue 30: versions and branches (`sqliteVersionsSchema.ts`, `sqliteVersions.ts`).
   migrateVersions,
+  // 10 (issue 33): the trigram index as pieces, a rowid range per message
+  // (`sqliteSearchFts.ts`), rebuilt from the stored texts.
+  migrateSearchPieces,
 ];
 
 type PromptRow = {

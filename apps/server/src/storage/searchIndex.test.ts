@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { searchThread } from "../domain/threadSearch.ts";
+import { SLICE_CHARS, searchThread } from "../domain/threadSearch.ts";
 import { seedDemoThread } from "../seed.ts";
 import {
   makeTempDir,
@@ -186,6 +186,120 @@ describe("the find-in-thread index", () => {
         wholeWord: false,
       });
       expect(short.matches.map((m) => m.messageId)).toEqual(["u1", "a1", "u2"]);
+    } finally {
+      await store.close();
+      await removeDir(dir);
+    }
+  });
+
+  it("finds a rare match past the first 1,000 rows, and every match of a shorter rest of the thread", async () => {
+    const dir = await makeTempDir("chat-search-window-");
+    const store = await openTestStore(dir);
+    try {
+      const at = (n: number) => new Date(Date.UTC(2026, 0, 1) + n * 1000).toISOString();
+      const turns = (thread: string, count: number, rare: (n: number) => boolean) =>
+        Array.from({ length: count }, (_, n) => {
+          const text = rare(n) ? `a zebra in turn ${n}` : `plain turn ${n}`;
+          return {
+            turnId: `${thread}-t${n}`,
+            prompt: {
+              id: `${thread}-u${n}`,
+              text,
+              searchText: text,
+              providerInput: text,
+              now: at(n),
+            },
+            replies: [
+              {
+                id: `${thread}-a${n}`,
+                kind: "answer" as const,
+                text: `reply ${n}`,
+                searchText: `reply ${n}`,
+                now: at(n),
+              },
+            ],
+            citations: [],
+          };
+        });
+      await store.transaction(async (tx) => {
+        await tx.createThread({ id: "long", title: null, now: at(0) });
+        await tx.createThread({ id: "short", title: null, now: at(0) });
+        await tx.appendFinishedTurns(
+          "long",
+          turns("long", 560, (n) => n === 3 || n === 540),
+        );
+        await tx.appendFinishedTurns(
+          "short",
+          turns("short", 20, (n) => n % 7 === 0),
+        );
+      });
+      const found = async (threadId: string, cursor?: string) =>
+        searchThread(store, threadId, {
+          query: "zebra",
+          caseSensitive: false,
+          wholeWord: false,
+          limit: 1,
+          cursor,
+        });
+      // The first 1,000 rows hold one match: the trigram index finds the next one, 1,081 rows on.
+      const first = await found("long");
+      expect(first.matches.map((m) => m.messageId)).toEqual(["long-u3"]);
+      const second = await found("long", first.nextCursor!);
+      expect(second.matches.map((m) => m.messageId)).toEqual(["long-u540"]);
+      expect(second.nextCursor).toBeNull();
+      // Under 1,000 rows left: the window holds every match.
+      const ids: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await found("short", cursor);
+        ids.push(...page.matches.map((m) => m.messageId));
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor !== undefined);
+      expect(ids).toEqual(["short-u0", "short-u7", "short-u14"]);
+    } finally {
+      await store.close();
+      await removeDir(dir);
+    }
+  });
+
+  it("finds every match in a thread of long replies, their texts read about a slice at a time", async () => {
+    const dir = await makeTempDir("chat-search-slices-");
+    const store = await openTestStore(dir);
+    try {
+      const now = "2026-01-01T00:00:00.000Z";
+      // Eight replies of 300,000 characters: a first batch of eight is cut after the fourth.
+      const long = (n: number) => `kiwi ${n} ${"lorem ipsum dolor ".repeat(16_700)}`;
+      await store.transaction(async (tx) => {
+        await tx.createThread({ id: "t", title: null, now });
+        await tx.appendFinishedTurns(
+          "t",
+          Array.from({ length: 8 }, (_, n) => ({
+            turnId: `t${n}`,
+            prompt: { id: `u${n}`, text: `q${n}`, searchText: `q${n}`, providerInput: "q", now },
+            replies: [
+              { id: `a${n}`, kind: "answer" as const, text: long(n), searchText: long(n), now },
+            ],
+            citations: [],
+          })),
+        );
+      });
+      expect(long(0).length).toBeGreaterThan(SLICE_CHARS / 4);
+      const cut = await store.searchCandidates({
+        threadId: "t",
+        query: "kiwi",
+        caseSensitive: false,
+        afterKey: 0,
+        limit: 8,
+        maxChars: SLICE_CHARS,
+      });
+      if (testStoreKind === "sqlite") expect(cut).toHaveLength(4);
+      const { matches, nextCursor } = await searchThread(store, "t", {
+        query: "kiwi",
+        caseSensitive: false,
+        wholeWord: false,
+      });
+      expect(matches.map((m) => m.messageId)).toEqual(Array.from({ length: 8 }, (_, n) => `a${n}`));
+      expect(nextCursor).toBeNull();
     } finally {
       await store.close();
       await removeDir(dir);

@@ -15,6 +15,7 @@
  * process that died between a finish and its indexing is covered by the others).
  */
 import type { ChatQueries, ChatStore } from "./chatStore.ts";
+import { searchPieceCount } from "./searchPieces.ts";
 import {
   type CrossThreadCandidateQuery,
   type QueuedSearchText,
@@ -34,7 +35,7 @@ const BATCH = 64;
 export const SEARCH_LONG_CHARS = 4_000;
 
 export class SearchIndexer {
-  readonly #store: Pick<ChatStore, "queuedSearchTexts" | "transaction">;
+  readonly #store: Pick<ChatStore, "queuedSearchTexts" | "transaction" | "indexesSearchPieces">;
   /**
    * A database other processes write too (PostgreSQL): a round indexes only the messages this
    * process queued ({@link committed}), so two processes do not render the same messages; a
@@ -56,7 +57,7 @@ export class SearchIndexer {
   readonly #flushWaiters: (() => void)[] = [];
 
   constructor(
-    store: Pick<ChatStore, "queuedSearchTexts" | "transaction">,
+    store: Pick<ChatStore, "queuedSearchTexts" | "transaction" | "indexesSearchPieces">,
     shared = false,
     renderer: SearchTextRenderer = createSearchTextRenderer(),
     longRenderer: SearchTextRenderer = createSearchTextRenderer(),
@@ -140,15 +141,21 @@ export class SearchIndexer {
       try {
         const everything = !this.#shared || this.#everything;
         const only = everything ? undefined : [...this.#mine];
-        const limit = BATCH + this.#long.size;
-        const read = only?.length === 0 ? [] : await this.#store.queuedSearchTexts(limit, only);
+        // Long messages being indexed are left out: a round never reads their text again.
+        const limit = BATCH;
+        const read =
+          only?.length === 0
+            ? []
+            : await this.#store.queuedSearchTexts(limit, only, [...this.#long.keys()]);
         whole = read.length < limit;
         // Everything until a read sees the whole queue; then this process's own again.
         if (everything && whole) this.#everything = false;
         if (only && whole) {
           // Not queued any more: indexed (by this process or another one).
           const left = new Set(read.map((queued) => queued.messageId));
-          for (const id of only) if (!left.has(id)) this.#mine.delete(id);
+          for (const id of only) {
+            if (!left.has(id) && !this.#long.has(id)) this.#mine.delete(id);
+          }
         }
         const short: QueuedSearchText[] = [];
         for (const queued of read) {
@@ -196,13 +203,44 @@ export class SearchIndexer {
       ),
     );
     if (this.#closed) return;
+    const piecesWritten = await this.#writePiecesAhead(batch, texts);
+    if (this.#closed) return;
     await this.#store.transaction(async (tx) => {
       for (let i = 0; i < batch.length; i++) {
         const text = texts[i];
         if (text !== null && text !== undefined)
-          await tx.writeSearchText(batch[i]!.messageId, text);
+          await tx.writeSearchText(batch[i]!.messageId, text, piecesWritten[i]);
       }
     });
+  }
+
+  /**
+   * A text of several pieces (issue 33; stores that index on the event loop, SQLite): every
+   * piece but the last is written ahead, each in a transaction of its own, so no statement
+   * indexes more than a piece; the last one goes with the text (`writeSearchText`), so a crash
+   * in between leaves the message queued and unsearchable. Returns the pieces written per text.
+   */
+  async #writePiecesAhead(
+    batch: readonly QueuedSearchText[],
+    texts: readonly (string | null)[],
+  ): Promise<number[]> {
+    const written = batch.map(() => 0);
+    if (!this.#store.indexesSearchPieces) return written;
+    for (let i = 0; i < batch.length; i++) {
+      const text = texts[i];
+      if (text === null || text === undefined) continue;
+      const messageId = batch[i]!.messageId;
+      for (let piece = 0; piece < searchPieceCount(text) - 1; piece++) {
+        if (this.#closed) return written;
+        const queued = await this.#store.transaction((tx) =>
+          tx.writeSearchTextPiece(messageId, text, piece),
+        );
+        // Not queued any more (deleted, or indexed): `writeSearchText` will say so too.
+        if (!queued) break;
+        written[i] = piece + 1;
+      }
+    }
+    return written;
   }
 }
 

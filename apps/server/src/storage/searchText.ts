@@ -42,6 +42,12 @@ export interface SearchCandidateQuery {
   afterKey: number;
   /** At most this many candidates. */
   limit: number;
+  /**
+   * Stop after the candidate whose text brings the total to this many characters (issue 33,
+   * SQLite, whose reads hold the event loop; PostgreSQL reads every candidate): fewer than
+   * `limit` candidates whose texts reach it do not mean the thread's end.
+   */
+  maxChars?: number | undefined;
 }
 
 /** A position in the order of cross-thread search: thread (newest first), then message key. */

@@ -6,8 +6,8 @@
 import { bulkMessageCount, bulkRowsOf } from "./bulkTurns.ts";
 import type { SyncQueries } from "./chatStore.ts";
 import type { SqliteDatabase } from "./db.ts";
-import { foldedSearchText } from "./searchText.ts";
 import { sqliteCitationWriter } from "./sqliteCitations.ts";
+import { sqliteFtsWriter } from "./sqliteSearchFts.ts";
 
 export function sqliteBulkTurnQueries(
   db: SqliteDatabase,
@@ -34,9 +34,9 @@ export function sqliteBulkTurnQueries(
     insertSearchRow: s(
       "INSERT INTO message_search (message_id, thread_id, role, text) VALUES (?, ?, ?, ?)",
     ),
-    insertFts: s("INSERT INTO message_search_fts (rowid, folded) VALUES (?, ?)"),
   };
   const writeCitations = sqliteCitationWriter(db);
+  const fts = sqliteFtsWriter(db);
   return {
     appendFinishedTurns(threadId, turns) {
       const count = bulkMessageCount(turns);
@@ -74,7 +74,7 @@ export function sqliteBulkTurnQueries(
           m.parentId,
         );
         const { lastInsertRowid } = stmt.insertSearchRow.run(m.id, threadId, m.role, m.searchText);
-        stmt.insertFts.run(lastInsertRowid, foldedSearchText(m.searchText));
+        fts.writeNew(Number(lastInsertRowid), m.searchText);
       }
       writeCitations(rows.citations, environmentId);
     },

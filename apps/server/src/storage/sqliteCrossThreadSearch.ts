@@ -31,6 +31,7 @@ import {
   type WindowRow,
   walkStep,
 } from "./searchText.ts";
+import { FTS_PIECE_BITS } from "./sqliteSearchFts.ts";
 
 /**
  * Which messages cross-thread search reads, as a predicate over `s` (`message_search`) and `t`
@@ -73,9 +74,9 @@ export function sqliteCrossThreadSearch(
   // without text: not a candidate, but read.
   const trigram = db.prepare(
     `WITH hit AS MATERIALIZED (
-       SELECT s.id AS id, s.thread_id AS threadId FROM message_search_fts f
-         CROSS JOIN message_search s ON s.id = f.rowid
-       WHERE message_search_fts MATCH @phrase
+       SELECT DISTINCT s.id AS id, s.thread_id AS threadId FROM message_search_fts f
+         CROSS JOIN message_search s ON s.id = (f.rowid >> ${FTS_PIECE_BITS})
+       WHERE message_search_fts MATCH @phrase AND typeof(s.text) = 'text'
      ), th AS MATERIALIZED (
        SELECT t.id AS id, t.updated_at AS updated_at FROM threads t
        WHERE t.id IN (SELECT threadId FROM hit) AND ${SEARCHABLE_THREAD}
@@ -92,6 +93,7 @@ export function sqliteCrossThreadSearch(
      FROM top JOIN message_search s ON s.id = top.key
      ORDER BY top.threadUpdatedAt DESC, top.threadId, top.key`,
   );
+  // Counts matching pieces (a long text has several): a bound for the plan, not an answer.
   const indexed = db.prepare(
     `SELECT count(*) AS count FROM (
        SELECT rowid FROM message_search_fts WHERE message_search_fts MATCH @phrase LIMIT @bound

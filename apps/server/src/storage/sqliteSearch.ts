@@ -10,6 +10,12 @@
  * finishes (any outcome), in the same transaction, or, for a long message, queued there in
  * `search_pending` and written by the background indexer (`searchIndexer.ts`) right after. Until
  * then its text stays NULL: not found, never found twice, and its place in order is kept.
+ *
+ * Since issue 33 a text is indexed as pieces (`searchPieces.ts`, `sqliteSearchFts.ts`): the
+ * background indexer writes a long text's pieces ahead, each in a transaction of its own, then
+ * `writeSearchText` writes the last one, the text and takes the message off the queue in one.
+ * Pieces of a message whose text is still NULL (a crash between two of those transactions)
+ * are never candidates, and the next indexing of it starts by removing them.
  */
 import type Database from "better-sqlite3";
 import type { SyncQueries } from "./chatStore.ts";
@@ -25,6 +31,12 @@ import {
   shortQueryPrefilter,
   usesTrigrams,
 } from "./searchText.ts";
+import {
+  FTS_DELETE_TRIGGER,
+  FTS_PIECE_BITS,
+  ftsRange,
+  sqliteFtsWriter,
+} from "./sqliteSearchFts.ts";
 
 /** The tables (migration 6). */
 export const SEARCH_INDEX_TABLES = `
@@ -78,8 +90,7 @@ export function sqliteSearchWriter(
   );
   const rowOf = db.prepare("SELECT id, role FROM message_search WHERE message_id = ?");
   const setText = db.prepare("UPDATE message_search SET text = ? WHERE id = ?");
-  const dropFts = db.prepare("DELETE FROM message_search_fts WHERE rowid = ?");
-  const insertFts = db.prepare("INSERT INTO message_search_fts (rowid, folded) VALUES (?, ?)");
+  const fts = sqliteFtsWriter(db);
   // Prepared on first use: migration 6's backfill runs before the queue exists (migration 7).
   let enqueueStmt: Database.Statement | undefined;
   const enqueue = (messageId: string) => {
@@ -91,7 +102,7 @@ export function sqliteSearchWriter(
       const inline = markdown !== null && markdown.length <= inlineMaxChars;
       const text = inline ? searchTextOf(role, markdown) : null;
       const { lastInsertRowid } = insertRow.run(id, threadId, role, text);
-      if (text !== null) insertFts.run(lastInsertRowid, foldedSearchText(text));
+      if (text !== null) fts.writeNew(Number(lastInsertRowid), text);
       else if (markdown !== null) enqueue(id);
     },
     finished(messageId, markdown) {
@@ -99,7 +110,7 @@ export function sqliteSearchWriter(
       if (!row) return;
       if (markdown.length > inlineMaxChars) {
         setText.run(null, row.id);
-        dropFts.run(row.id);
+        fts.dropAll(row.id);
         enqueue(messageId);
         return;
       }
@@ -109,41 +120,57 @@ export function sqliteSearchWriter(
 
   function writeText(rowId: number, text: string): void {
     setText.run(text, rowId);
-    dropFts.run(rowId);
-    insertFts.run(rowId, foldedSearchText(text));
+    fts.writeFrom(rowId, text);
   }
 }
 
 /** The background indexer's queries (`searchIndexer.ts`). */
 export function sqliteSearchQueue(
   db: SqliteDatabase,
-): Pick<SyncQueries, "queuedSearchTexts" | "writeSearchText"> {
+): Pick<SyncQueries, "queuedSearchTexts" | "writeSearchTextPiece" | "writeSearchText"> {
+  // `except` (a JSON array) leaves out the messages being indexed already.
   const queued = db.prepare(
     `SELECT m.id AS messageId, m.role, m.text AS markdown
-     FROM search_pending p JOIN messages m ON m.id = p.message_id LIMIT ?`,
+     FROM search_pending p JOIN messages m ON m.id = p.message_id
+     WHERE p.message_id NOT IN (SELECT value FROM json_each(?)) LIMIT ?`,
   );
   const queuedOf = db.prepare(
     `SELECT m.id AS messageId, m.role, m.text AS markdown
      FROM search_pending p JOIN messages m ON m.id = p.message_id
-     WHERE p.message_id IN (SELECT value FROM json_each(?)) LIMIT ?`,
+     WHERE p.message_id IN (SELECT value FROM json_each(?))
+       AND p.message_id NOT IN (SELECT value FROM json_each(?)) LIMIT ?`,
   );
   const dequeue = db.prepare("DELETE FROM search_pending WHERE message_id = ?");
   const rowOf = db.prepare("SELECT id FROM message_search WHERE message_id = ?");
+  // Queued and not searchable yet (its text NULL): where pieces may be written ahead.
+  const queuedRowOf = db.prepare(
+    `SELECT s.id FROM search_pending p JOIN message_search s ON s.message_id = p.message_id
+     WHERE p.message_id = ? AND s.text IS NULL`,
+  );
   const setText = db.prepare("UPDATE message_search SET text = ? WHERE id = ?");
-  const dropFts = db.prepare("DELETE FROM message_search_fts WHERE rowid = ?");
-  const insertFts = db.prepare("INSERT INTO message_search_fts (rowid, folded) VALUES (?, ?)");
+  const fts = sqliteFtsWriter(db);
   return {
-    queuedSearchTexts(limit: number, only?: readonly string[]): QueuedSearchText[] {
-      if (only) return queuedOf.all(JSON.stringify(only), limit) as QueuedSearchText[];
-      return queued.all(limit) as QueuedSearchText[];
+    queuedSearchTexts(
+      limit: number,
+      only?: readonly string[],
+      except: readonly string[] = [],
+    ): QueuedSearchText[] {
+      const skip = JSON.stringify(except);
+      if (only) return queuedOf.all(JSON.stringify(only), skip, limit) as QueuedSearchText[];
+      return queued.all(skip, limit) as QueuedSearchText[];
     },
-    writeSearchText(messageId: string, text: string): boolean {
+    writeSearchTextPiece(messageId: string, text: string, piece: number): boolean {
+      const row = queuedRowOf.get(messageId) as { id: number } | undefined;
+      if (!row) return false;
+      fts.writePiece(row.id, text, piece);
+      return true;
+    },
+    writeSearchText(messageId: string, text: string, piecesWritten = 0): boolean {
       if (dequeue.run(messageId).changes === 0) return false;
       const row = rowOf.get(messageId) as { id: number } | undefined;
       if (!row) return false;
       setText.run(text, row.id);
-      dropFts.run(row.id);
-      insertFts.run(row.id, foldedSearchText(text));
+      fts.writeFrom(row.id, text, piecesWritten);
       return true;
     },
   };
@@ -183,6 +210,33 @@ export function backfillSqliteSearch(db: SqliteDatabase): void {
   }
 }
 
+/**
+ * Migration 10 (issue 33): the trigram index rebuilt with a rowid range per message
+ * (`sqliteSearchFts.ts`), from the stored texts, in keyset batches. Drops and creates what it
+ * builds, so a database rolled back before it (tests) takes it again.
+ */
+export function migrateSearchPieces(db: SqliteDatabase): void {
+  db.exec(`
+    DROP TRIGGER IF EXISTS message_search_deleted;
+    DROP TABLE IF EXISTS message_search_fts;
+    CREATE VIRTUAL TABLE message_search_fts USING fts5(
+      folded, content = '', contentless_delete = 1, tokenize = 'trigram case_sensitive 1'
+    );
+    ${FTS_DELETE_TRIGGER}
+  `);
+  const fts = sqliteFtsWriter(db);
+  const batch = db.prepare(
+    "SELECT id, text FROM message_search WHERE id > ? AND text IS NOT NULL ORDER BY id LIMIT 500",
+  );
+  let after = 0;
+  for (;;) {
+    const rows = batch.all(after) as { id: number; text: string }[];
+    if (rows.length === 0) return;
+    for (const row of rows) fts.writeNew(row.id, row.text);
+    after = rows.at(-1)!.id;
+  }
+}
+
 export type SqliteSearchQueries = Pick<SyncQueries, "searchCandidates">;
 
 export function sqliteSearchQueries(db: SqliteDatabase): SqliteSearchQueries {
@@ -196,11 +250,20 @@ export function sqliteSearchQueries(db: SqliteDatabase): SqliteSearchQueries {
       `SELECT (SELECT min(id) FROM message_search WHERE thread_id = @thread) AS low,
          (SELECT max(id) FROM message_search WHERE thread_id = @thread) AS high`,
     ),
-    // The FTS table drives, in rowid (thread) order, within the thread's id range.
+    // The FTS table drives, in rowid (thread) order, within the thread's rowid range: one row
+    // per matching piece, so a message with several comes back several times in a row (its
+    // text is read once, by `texts`). A message whose text is still NULL has pieces written
+    // ahead of it (or left by a crash): not a candidate (`typeof` reads no text).
     trigram: s(
-      `SELECT ${COLUMNS} FROM message_search_fts f CROSS JOIN message_search s ON s.id = f.rowid
-       WHERE message_search_fts MATCH ? AND f.rowid > ? AND f.rowid <= ? AND s.thread_id = ? AND ${SHOWN}
-       ORDER BY f.rowid LIMIT ?`,
+      `SELECT s.id FROM message_search_fts f
+         CROSS JOIN message_search s ON s.id = (f.rowid >> ${FTS_PIECE_BITS})
+       WHERE message_search_fts MATCH ? AND f.rowid >= ? AND f.rowid < ? AND s.thread_id = ?
+         AND typeof(s.text) = 'text' AND ${SHOWN}
+       ORDER BY f.rowid`,
+    ).pluck(),
+    texts: s(
+      `SELECT ${COLUMNS} FROM message_search s
+       WHERE s.id IN (SELECT value FROM json_each(?)) ORDER BY s.id`,
     ),
     scanInstr: s(
       `SELECT ${COLUMNS} FROM message_search s WHERE s.thread_id = ? AND s.id > ?
@@ -215,9 +278,23 @@ export function sqliteSearchQueries(db: SqliteDatabase): SqliteSearchQueries {
        AND s.text IS NOT NULL AND ? IS NOT NULL AND ${SHOWN} ORDER BY s.id LIMIT ?`,
     ),
   };
+  // Rows up to the one that brings their texts to `maxChars`: each text is read as the
+  // statement steps, so the texts after it are never read (issue 33: a first batch of eight
+  // 1,000,000-character replies was one read of 8,000,000 characters on the event loop).
+  const upTo = (rows: IterableIterator<unknown>, maxChars: number): SearchCandidate[] => {
+    const taken: SearchCandidate[] = [];
+    let chars = 0;
+    for (const row of rows as IterableIterator<SearchCandidate>) {
+      taken.push(row);
+      chars += row.text.length;
+      if (chars >= maxChars) break;
+    }
+    return taken;
+  };
   return {
     searchCandidates(input: SearchCandidateQuery): SearchCandidate[] {
       const { threadId, query, caseSensitive, afterKey, limit } = input;
+      const maxChars = input.maxChars ?? Number.POSITIVE_INFINITY;
       if (usesTrigrams(query)) {
         const bounds = stmt.bounds.get({ thread: threadId }) as {
           low: number | null;
@@ -225,22 +302,27 @@ export function sqliteSearchQueries(db: SqliteDatabase): SqliteSearchQueries {
         };
         if (bounds.low === null || bounds.high === null) return [];
         const phrase = ftsQuery(foldedSearchText(query));
-        const from = Math.max(afterKey, bounds.low - 1);
-        return stmt.trigram.all(phrase, from, bounds.high, threadId, limit) as SearchCandidate[];
+        const first = ftsRange(Math.max(afterKey + 1, bounds.low))[0];
+        const ids: number[] = [];
+        // Stops at the `limit`-th message: the rest of the range is never read.
+        for (const id of stmt.trigram.iterate(phrase, first, ftsRange(bounds.high)[1], threadId)) {
+          if (id === ids.at(-1)) continue;
+          if (ids.push(id as number) === limit) break;
+        }
+        if (ids.length === 0) return [];
+        return upTo(stmt.texts.iterate(JSON.stringify(ids)), maxChars);
       }
       const prefilter = shortQueryPrefilter(query, caseSensitive);
       if (prefilter === "instr") {
-        return stmt.scanInstr.all(threadId, afterKey, query, limit) as SearchCandidate[];
+        return upTo(stmt.scanInstr.iterate(threadId, afterKey, query, limit), maxChars);
       }
       if (prefilter === "like") {
-        return stmt.scanLike.all(
-          threadId,
-          afterKey,
-          likeContains(query),
-          limit,
-        ) as SearchCandidate[];
+        return upTo(
+          stmt.scanLike.iterate(threadId, afterKey, likeContains(query), limit),
+          maxChars,
+        );
       }
-      return stmt.scanAll.all(threadId, afterKey, query, limit) as SearchCandidate[];
+      return upTo(stmt.scanAll.iterate(threadId, afterKey, query, limit), maxChars);
     },
   };
 }

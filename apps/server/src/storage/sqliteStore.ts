@@ -31,6 +31,7 @@ export function createSqliteStore(db: SqliteDatabase): ChatStore {
     ...asyncQueries(core.repo),
     kind: "sqlite",
     shared: false,
+    indexesSearchPieces: true,
     get environmentId() {
       return core.repo.environmentId;
     },

@@ -7,6 +7,23 @@
  * after a roll-back is a no-op, so it needs no undo.)
  */
 
+/**
+ * SQLite migration 10 (issue 33, the FTS table as pieces) needs no undo here: it drops and
+ * creates `message_search_fts` and its trigger, so it applies again after a roll-back, and the
+ * tests that roll back before migration 6 drop that table themselves. Its undo, for a database
+ * going back to migration 9 by hand: the FTS table with one row per message, rowid = id.
+ */
+export const SQLITE_UNDO_SEARCH_PIECES = `
+  DROP TRIGGER message_search_deleted; DROP TABLE message_search_fts;
+  CREATE VIRTUAL TABLE message_search_fts USING fts5(
+    folded, content = '', contentless_delete = 1, tokenize = 'trigram case_sensitive 1'
+  );
+  CREATE TRIGGER message_search_deleted AFTER DELETE ON message_search BEGIN
+    DELETE FROM message_search_fts WHERE rowid = old.id;
+  END;
+  PRAGMA user_version = 9;
+`;
+
 /** SQLite: undoes migration 8 (thread lifecycle) and later. */
 export const SQLITE_UNDO_LATER_MIGRATIONS = `
   DROP INDEX threads_listed; DROP INDEX threads_deleted; DROP TABLE purged_threads;

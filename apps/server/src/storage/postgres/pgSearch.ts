@@ -135,16 +135,25 @@ async function writeIndexRow(ctx: PgContext, messageId: string, text: string): P
 /** The background indexer's queries (`searchIndexer.ts`). */
 export function pgSearchQueue(
   ctx: PgContext,
-): Pick<ChatQueries, "queuedSearchTexts" | "writeSearchText"> {
+): Pick<ChatQueries, "queuedSearchTexts" | "writeSearchTextPiece" | "writeSearchText"> {
   return {
-    queuedSearchTexts(limit: number, only?: readonly string[]): Promise<QueuedSearchText[]> {
+    queuedSearchTexts(
+      limit: number,
+      only?: readonly string[],
+      except: readonly string[] = [],
+    ): Promise<QueuedSearchText[]> {
       return ctx.rows<QueuedSearchText>(
         "queuedSearchTexts",
         `SELECT m.id AS "messageId", m.role, m.text AS markdown
          FROM search_pending p JOIN messages m ON m.id = p.message_id
-         WHERE $2::text[] IS NULL OR p.message_id = ANY ($2::text[]) LIMIT $1`,
-        [limit, only ?? null],
+         WHERE ($2::text[] IS NULL OR p.message_id = ANY ($2::text[]))
+           AND NOT (p.message_id = ANY ($3::text[])) LIMIT $1`,
+        [limit, only ?? null, except],
       );
+    },
+    // The GIN index is built by the database server, off this event loop: one row per text.
+    async writeSearchTextPiece(): Promise<boolean> {
+      return true;
     },
     // Called in a transaction: the DELETE locks the queue row, so a second process writing the
     // same message waits, then finds it gone.
@@ -183,14 +192,28 @@ export function pgSearchQueries(ctx: PgContext): Pick<ChatQueries, "searchCandid
       // A common pattern fills the batch from the next rows in thread order (the thread's
       // ordered index, no sort); the planner would rather read every match through the trigram
       // index and sort them (about 100 ms for 45,000 matches). Statements are unnamed: each is
-      // planned with its own pattern.
-      let rows = await ctx.rows<Row>(
+      // planned with its own pattern. One row at least: `windowRows` says how many rows the
+      // window read (a row without a key: none matched).
+      const window = await ctx.rows<{ [K in keyof Row]: Row[K] | null } & { windowRows: string }>(
         "",
-        `SELECT ${COLUMNS} FROM (
-           SELECT * FROM message_search WHERE thread_id = $1 AND seq > $2 ORDER BY seq LIMIT $6
-         ) AS next WHERE ${MATCHES} ORDER BY seq LIMIT $5`,
+        `WITH next AS MATERIALIZED (
+           SELECT seq, message_id, role, text, folded FROM message_search
+           WHERE thread_id = $1 AND seq > $2 ORDER BY seq LIMIT $6
+         ), hit AS (
+           SELECT ${COLUMNS} FROM next WHERE ${MATCHES} ORDER BY seq LIMIT $5
+         )
+         SELECT hit.*, w.n AS "windowRows" FROM (SELECT count(*) AS n FROM next) AS w
+         LEFT JOIN hit ON true ORDER BY hit.key`,
         [...values, ORDERED_WINDOW],
       );
+      let rows: Row[] = window
+        .filter((row): row is Row & { windowRows: string } => row.key !== null)
+        .map(({ key, messageId, role, text }) => ({ key, messageId, role, text }));
+      // The window reached the thread's end: its matches are all there are (issue 33: four
+      // clients searching a thread of a few long replies asked the trigram index, and rechecked
+      // every reply of every thread, on every search).
+      const reachedEnd = Number(window[0]?.windowRows ?? 0) < ORDERED_WINDOW;
+      if (reachedEnd) return rows.map((row) => ({ ...row, key: Number(row.key) }));
       // A rarer one: the trigram index finds it wherever it is (the window is read again).
       // Materialized first, so the plan never walks the thread in order filtering every row
       // (what the planner picks without statistics, e.g. right after an import: ~50 ms).

@@ -93,6 +93,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     ...core.queries,
     kind: "postgres",
     shared: true,
+    indexesSearchPieces: false,
     get environmentId() {
       return core.environmentId;
     },
