@@ -44,6 +44,8 @@ export interface PostgresStoreOptions {
   url: string;
   /** Pool connections (PG_POOL_SIZE, default 10), plus one for LISTEN. */
   poolSize?: number;
+  /** Called before each read-back of a watched thread's events (tests and diagnostics). */
+  onReadBack?: (threadId: string) => void;
 }
 
 const CATCH_UP_PAGE = 500;
@@ -121,6 +123,7 @@ class PostgresConnections {
   readonly queries: ChatQueries;
   readonly #pool: pg.Pool;
   readonly #url: string;
+  readonly #onReadBack: (threadId: string) => void;
   readonly #watched = new Map<string, Watched>();
   #environmentId = "";
   #sink: CommittedEventsSink = () => {};
@@ -132,6 +135,7 @@ class PostgresConnections {
 
   constructor(options: PostgresStoreOptions) {
     this.#url = options.url;
+    this.#onReadBack = options.onReadBack ?? (() => {});
     this.#pool = new pg.Pool({
       connectionString: options.url,
       max: options.poolSize ?? 10,
@@ -408,6 +412,7 @@ class PostgresConnections {
         while (watched.pending && this.#watched.get(threadId) === watched) {
           watched.pending = false;
           for (;;) {
+            this.#onReadBack(threadId);
             const events = await this.queries.eventsAfter(
               threadId,
               watched.lastDelivered,
