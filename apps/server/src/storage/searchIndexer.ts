@@ -34,7 +34,7 @@ const BATCH = 64;
 export const SEARCH_LONG_CHARS = 4_000;
 
 export class SearchIndexer {
-  readonly #store: Pick<ChatStore, "queuedSearchTexts" | "transaction">;
+  readonly #store: Pick<ChatStore, "queuedSearchTexts" | "transaction" | "writeSearchTexts">;
   /**
    * A database other processes write too (PostgreSQL): a round indexes only the messages this
    * process queued ({@link committed}), so two processes do not render the same messages; a
@@ -56,7 +56,7 @@ export class SearchIndexer {
   readonly #flushWaiters: (() => void)[] = [];
 
   constructor(
-    store: Pick<ChatStore, "queuedSearchTexts" | "transaction">,
+    store: Pick<ChatStore, "queuedSearchTexts" | "transaction" | "writeSearchTexts">,
     shared = false,
     renderer: SearchTextRenderer = createSearchTextRenderer(),
     longRenderer: SearchTextRenderer = createSearchTextRenderer(),
@@ -196,6 +196,18 @@ export class SearchIndexer {
       ),
     );
     if (this.#closed) return;
+    if (this.#store.writeSearchTexts) {
+      // PostgreSQL: the whole batch in one statement.
+      const entries: { messageId: string; text: string }[] = [];
+      for (let i = 0; i < batch.length; i++) {
+        const text = texts[i];
+        if (text !== null && text !== undefined) {
+          entries.push({ messageId: batch[i]!.messageId, text });
+        }
+      }
+      await this.#store.writeSearchTexts(entries);
+      return;
+    }
     await this.#store.transaction(async (tx) => {
       for (let i = 0; i < batch.length; i++) {
         const text = texts[i];

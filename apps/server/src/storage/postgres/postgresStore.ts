@@ -39,6 +39,8 @@ import {
 } from "./liveDeltas.ts";
 import { migratePostgres } from "./migrations.ts";
 import { createPgQueries, type Run } from "./pgQueries.ts";
+import { type PgContext, pgContext } from "./pgRun.ts";
+import { writePgSearchTexts } from "./pgSearch.ts";
 
 export interface PostgresStoreOptions {
   url: string;
@@ -114,6 +116,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     onLiveDeltas: (sink) => core.onLiveDeltas(sink),
     onThreadNotified: (sink) => core.onThreadNotified(sink),
     announceThread: (threadId) => core.announceThread(threadId),
+    writeSearchTexts: (entries) => writePgSearchTexts(core.context, entries),
     close: () => core.close(),
   });
 }
@@ -121,6 +124,8 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
 /** The pool, the LISTEN connection and the per-thread event readers. */
 class PostgresConnections {
   readonly queries: ChatQueries;
+  /** The pool's statements, for the queries outside {@link ChatQueries}. */
+  readonly context: PgContext;
   readonly #pool: pg.Pool;
   readonly #url: string;
   readonly #onReadBack: (threadId: string) => void;
@@ -158,6 +163,7 @@ class PostgresConnections {
       }
     };
     this.queries = createPgQueries(run, () => this.#environmentId);
+    this.context = pgContext(run, () => this.#environmentId);
     // One statement per batch; the pool keeps it off the LISTEN connection.
     this.live = new LiveDeltaBatcher(async (payloads) => {
       await this.#pool.query(
