@@ -91,6 +91,12 @@ type Watched = {
   held: LiveDelta[];
 };
 
+/** A connection's transaction queries, and where its current transaction records its events. */
+type TxQueries = {
+  tx: ChatQueries;
+  recording: { appended: Map<string, StoredEvent[]> | null };
+};
+
 /** Connects, applies migrations and starts listening. */
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<ChatStore> {
   const core = new PostgresConnections(options);
@@ -130,6 +136,7 @@ class PostgresConnections {
   readonly #url: string;
   readonly #onReadBack: (threadId: string) => void;
   readonly #watched = new Map<string, Watched>();
+  readonly #txQueries = new WeakMap<pg.PoolClient, TxQueries>();
   #environmentId = "";
   #sink: CommittedEventsSink = () => {};
   #liveSink: LiveDeltaSink = () => {};
@@ -192,18 +199,10 @@ class PostgresConnections {
       broken = true;
     };
     client.on("error", onError);
-    const run: Run = (name, text, values) => client.query({ name, text, values });
-    const tx = createPgQueries(run, () => this.#environmentId);
+    const { tx, recording } = this.#queriesOf(client);
     // The events this transaction stored, per thread (consecutive ids: the thread row's lock).
     const appended = new Map<string, StoredEvent[]>();
-    const appendEvent = tx.appendEvent;
-    tx.appendEvent = async (threadId, event, data = JSON.stringify(event)) => {
-      const id = await appendEvent(threadId, event, data);
-      let list = appended.get(threadId);
-      if (!list) appended.set(threadId, (list = []));
-      list.push({ id, event, data });
-      return id;
-    };
+    recording.appended = appended;
     let result: T;
     try {
       await client.query("BEGIN");
@@ -215,6 +214,7 @@ class PostgresConnections {
       });
       throw translateStorageError(error);
     } finally {
+      recording.appended = null;
       client.release(broken);
       client.off("error", onError);
     }
@@ -222,6 +222,33 @@ class PostgresConnections {
     // returns (a writer that broadcasts a chunk next relies on its message.created being out).
     await Promise.all([...appended].map(([threadId, events]) => this.#delivered(threadId, events)));
     return result;
+  }
+
+  /**
+   * A pooled connection's transaction queries, built once per connection (issue 33: building
+   * them for every transaction was about 5% of a process's CPU); `appendEvent` records what it
+   * stores in the current transaction's map.
+   */
+  #queriesOf(client: pg.PoolClient): TxQueries {
+    let cached = this.#txQueries.get(client);
+    if (cached) return cached;
+    const run: Run = (name, text, values) => client.query({ name, text, values });
+    const tx = createPgQueries(run, () => this.#environmentId);
+    const recording: TxQueries["recording"] = { appended: null };
+    const appendEvent = tx.appendEvent;
+    tx.appendEvent = async (threadId, event, data = JSON.stringify(event)) => {
+      const id = await appendEvent(threadId, event, data);
+      const appended = recording.appended;
+      if (appended) {
+        let list = appended.get(threadId);
+        if (!list) appended.set(threadId, (list = []));
+        list.push({ id, event, data });
+      }
+      return id;
+    };
+    cached = { tx, recording };
+    this.#txQueries.set(client, cached);
+    return cached;
   }
 
   /**
