@@ -9,8 +9,8 @@
  * the notification carries the event itself).
  */
 import type pg from "pg";
-import { PG_EVENT_NOTIFY_PAYLOAD } from "./eventNotify.ts";
 import { CITATION_LINK_MARKER, citationEntriesOf } from "../citationIndex.ts";
+import { PG_EVENT_NOTIFY_PAYLOAD } from "./eventNotify.ts";
 import { writeCitations } from "./pgCitations.ts";
 import { migrateSearchIndex, SEARCH_QUEUE_TABLE } from "./pgSearch.ts";
 import { PG_THREAD_LIFECYCLE_SCHEMA } from "./pgThreadLifecycle.ts";

@@ -240,9 +240,9 @@ class PostgresConnections {
       const id = await appendEvent(threadId, event, data);
       const appended = recording.appended;
       if (appended) {
-        let list = appended.get(threadId);
-        if (!list) appended.set(threadId, (list = []));
-        list.push({ id, event, data });
+        const list = appended.get(threadId);
+        if (list) list.push({ id, event, data });
+        else appended.set(threadId, [{ id, event, data }]);
       }
       return id;
     };
