@@ -9,7 +9,8 @@
  * processes >= 1.6x one), and each server process's CPU per turn (/proc/<pid>/stat, so a
  * 2-core machine's limit is visible: turns/s <= cores / CPU per turn of all processes), with
  * the PostgreSQL cluster's own CPU per turn beside it (the postmaster, its live children and
- * the children it reaped) and the ceiling both imply on 2 and on 4 cores.
+ * the children it reaped), each process's event loop (main thread) CPU per turn, and the ceiling
+ * they imply on 2 and on 4 cores: all CPU over the cores, and no event loop past one core.
  *
  *   BENCH_ITERATIONS=1 pnpm exec vitest bench --run --config vitest.workspace.ts --project server \
  *     apps/server/bench/twoProcesses.bench.ts        (from the root; default 3 iterations)
@@ -67,6 +68,12 @@ function processCpuMs(pid: number | undefined): number {
   }
 }
 
+/** CPU time (ms) of a process's main thread (its event loop), NaN off Linux. */
+function mainThreadCpuMs(pid: number | undefined): number {
+  const fields = pid === undefined ? null : statFields(`${pid}/task/${pid}`);
+  return fields ? ((Number(fields[11]) + Number(fields[12])) * 1000) / 100 : Number.NaN;
+}
+
 /** stat fields after the command name: [2] ppid, [11] utime, [12] stime, [13] cutime, [14] cstime. */
 function statFields(pid: number | string): string[] | null {
   try {
@@ -102,6 +109,7 @@ async function load(
 ): Promise<number> {
   run++;
   const cpuBefore = processes.map((p) => processCpuMs(p.child.pid));
+  const loopBefore = processes.map((p) => mainThreadCpuMs(p.child.pid));
   const pgBefore = postgresCpuMs();
   const first = processes[0]!;
   const threads = await Promise.all(
@@ -157,14 +165,20 @@ async function load(
   const turns = clients * TURNS_PER_CLIENT;
   const turnsPerSecond = turns / seconds;
   const cpu = processes.map((p, i) => processCpuMs(p.child.pid) - cpuBefore[i]!);
+  // Each event loop is one core at most: these turns took the busiest one `loop` ms of it.
+  const loop = processes.map((p, i) => mainThreadCpuMs(p.child.pid) - loopBefore[i]!);
+  const loopCeiling = (turns * 1000) / Math.max(...loop);
   const cpuPerTurn = cpu.reduce((a, b) => a + b, 0) / turns;
   const onPostgres = processes !== sqliteProcessList;
   const pgPerTurn = onPostgres ? (postgresCpuMs() - pgBefore) / turns : 0;
-  // Turns/s the CPU allows with every core busy (clients not counted).
-  const ceiling = (cores: number) => ((1000 * cores) / (cpuPerTurn + pgPerTurn)).toFixed(0);
+  // Turns/s the CPU allows with every core busy (clients not counted), and no event loop
+  // busier than one core.
+  const ceiling = (cores: number) =>
+    Math.min(loopCeiling, (1000 * cores) / (cpuPerTurn + pgPerTurn)).toFixed(0);
   console.log(
     `${processes.length} process(es), ${clients} clients: ${turns} turns, 0 lost, ${turnsPerSecond.toFixed(0)} turns/s; ` +
       `server CPU per turn ${cpuPerTurn.toFixed(2)} ms (per process: ${cpu.map((ms) => `${(ms / turns).toFixed(2)} ms/turn, ${(ms / 1000).toFixed(1)} s`).join("; ")}, checks included)` +
+      `; event loop ${loop.map((ms) => (ms / turns).toFixed(2)).join(" + ")} ms per turn (alone it allows ${loopCeiling.toFixed(0)} turns/s)` +
       (onPostgres ? `, PostgreSQL ${pgPerTurn.toFixed(2)} ms per turn` : "") +
       `; CPU ceiling ${ceiling(2)} turns/s on 2 cores, ${ceiling(4)} on 4; load ${loadavg()[0]!.toFixed(1)}`,
   );

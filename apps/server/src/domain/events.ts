@@ -154,8 +154,10 @@ export class ThreadEventLog {
     };
     try {
       await this.#store.watch(threadId);
+      // Live only (a turn runner watching its own thread): no replay, nothing to read.
+      if (afterId === null) return { replayUntil: null, unsubscribe };
       const lastId = (await this.#store.getThread(threadId))?.lastEventId ?? 0;
-      return { replayUntil: afterId === null ? null : lastId, unsubscribe };
+      return { replayUntil: lastId, unsubscribe };
     } catch (error) {
       unsubscribe();
       throw error;

@@ -549,6 +549,12 @@ export interface ChatStore extends ChatQueries {
    */
   announceThread?(threadId: string): Promise<void>;
   /**
+   * PostgreSQL only (issue 33): {@link ChatQueries.writeSearchText} of a batch in one statement,
+   * committed by itself; the background indexer uses it when the store has it. Messages no
+   * longer queued are skipped.
+   */
+  writeSearchTexts?(entries: readonly { messageId: string; text: string }[]): Promise<void>;
+  /**
    * Resolves once the background indexer has indexed every message queued so far (tests and
    * benchmarks: a long reply is searchable after it).
    */

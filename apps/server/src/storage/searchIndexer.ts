@@ -35,7 +35,10 @@ const BATCH = 64;
 export const SEARCH_LONG_CHARS = 4_000;
 
 export class SearchIndexer {
-  readonly #store: Pick<ChatStore, "queuedSearchTexts" | "transaction" | "indexesSearchPieces">;
+  readonly #store: Pick<
+    ChatStore,
+    "queuedSearchTexts" | "transaction" | "indexesSearchPieces" | "writeSearchTexts"
+  >;
   /**
    * A database other processes write too (PostgreSQL): a round indexes only the messages this
    * process queued ({@link committed}), so two processes do not render the same messages; a
@@ -57,7 +60,10 @@ export class SearchIndexer {
   readonly #flushWaiters: (() => void)[] = [];
 
   constructor(
-    store: Pick<ChatStore, "queuedSearchTexts" | "transaction" | "indexesSearchPieces">,
+    store: Pick<
+      ChatStore,
+      "queuedSearchTexts" | "transaction" | "indexesSearchPieces" | "writeSearchTexts"
+    >,
     shared = false,
     renderer: SearchTextRenderer = createSearchTextRenderer(),
     longRenderer: SearchTextRenderer = createSearchTextRenderer(),
@@ -203,6 +209,18 @@ export class SearchIndexer {
       ),
     );
     if (this.#closed) return;
+    if (this.#store.writeSearchTexts) {
+      // PostgreSQL: the whole batch in one statement.
+      const entries: { messageId: string; text: string }[] = [];
+      for (let i = 0; i < batch.length; i++) {
+        const text = texts[i];
+        if (text !== null && text !== undefined) {
+          entries.push({ messageId: batch[i]!.messageId, text });
+        }
+      }
+      await this.#store.writeSearchTexts(entries);
+      return;
+    }
     const piecesWritten = await this.#writePiecesAhead(batch, texts);
     if (this.#closed) return;
     await this.#store.transaction(async (tx) => {

@@ -5,10 +5,12 @@
  *
  * The tables mirror SQLite's, plus what sharing needs: `turns.lease_owner/lease_expires_at`
  * (the turn queue, see `domain/turnQueue.ts`) and a trigger that announces every stored event
- * with `NOTIFY chat_events, '<threadId>'` when its transaction commits.
+ * with `NOTIFY chat_events` when its transaction commits (`eventNotify.ts`: since migration 8
+ * the notification carries the event itself).
  */
 import type pg from "pg";
 import { CITATION_LINK_MARKER, citationEntriesOf } from "../citationIndex.ts";
+import { PG_EVENT_NOTIFY_PAYLOAD } from "./eventNotify.ts";
 import { writeCitations } from "./pgCitations.ts";
 import { migrateSearchIndex, SEARCH_QUEUE_TABLE } from "./pgSearch.ts";
 import { PG_THREAD_LIFECYCLE_SCHEMA } from "./pgThreadLifecycle.ts";
@@ -202,6 +204,9 @@ export const PG_MIGRATIONS: readonly (string | ((client: pg.ClientBase) => Promi
   // Issue 30: a branch's bulk writes without per-row key checks (`pgVersionsSchema.ts` says why
   // integrity holds without them).
   PG_BRANCH_WRITE_KEYS,
+  // Issue 33: each stored event travels in its own NOTIFY (`eventNotify.ts`), so a process
+  // fans it out without reading it back.
+  PG_EVENT_NOTIFY_PAYLOAD,
 ];
 
 /** Latest PostgreSQL schema version this build knows. */

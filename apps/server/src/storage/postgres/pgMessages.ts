@@ -108,7 +108,8 @@ export function pgMessageQueries(
     }
     // Find-in-thread: a message created complete is indexed now, in the same transaction.
     if (row!.status !== "streaming") await indexPgMessage(ctx, searchRowOf(row!, row!.text));
-    return toStoredMessage(row!);
+    // A message just created has no delta rows yet: no read for them (issue 33).
+    return toMessage(row!);
   };
 
   return {

@@ -170,6 +170,32 @@ export function pgSearchQueue(
   };
 }
 
+/**
+ * `writeSearchText` of a batch in one statement (the background indexer, issue 33): the DELETE
+ * locks the queue rows, so a second process writing the same messages waits, then finds them
+ * gone and writes nothing for them. Message ids are distinct (the queue's key).
+ */
+export async function writePgSearchTexts(
+  ctx: PgContext,
+  entries: readonly { messageId: string; text: string }[],
+): Promise<void> {
+  if (entries.length === 0) return;
+  const ids = entries.map((entry) => entry.messageId);
+  const texts = entries.map((entry) => entry.text);
+  await ctx.run(
+    "writeSearchTexts",
+    `WITH dequeued AS (
+       DELETE FROM search_pending WHERE message_id = ANY ($1::text[]) RETURNING message_id
+     )
+     INSERT INTO message_search (message_id, thread_id, seq, role, text, folded)
+     SELECT m.id, m.thread_id, m.seq, m.role, u.text, u.folded
+     FROM unnest($1::text[], $2::text[], $3::text[]) AS u(id, text, folded)
+     JOIN dequeued d ON d.message_id = u.id JOIN messages m ON m.id = u.id
+     ON CONFLICT (message_id) DO UPDATE SET text = excluded.text, folded = excluded.folded`,
+    [ids, texts, texts.map(foldedSearchText)],
+  );
+}
+
 /** Rows read in thread order before a rarer pattern goes to the trigram index instead. */
 const ORDERED_WINDOW = 1000;
 

@@ -2,11 +2,14 @@
  * The shared store: PostgreSQL at `DATABASE_URL`, for several server processes on one database.
  *
  * - Queries run on a pool (`PG_POOL_SIZE` connections); a transaction holds one client.
- * - Fan-out: the `events_notify` trigger sends `NOTIFY chat_events, '<threadId>'` when an event
- *   commits, from any process. One extra connection per process LISTENs; for each watched
- *   thread it reads the stored events after the last one it delivered, in id order, so every
- *   listener gets each event once, whichever process wrote it. After a lost connection it
- *   reconnects and catches up from the same point.
+ * - Fan-out: the `events_notify` trigger sends `NOTIFY chat_events` with the event itself when
+ *   it commits, from any process (`eventNotify.ts`). One extra connection per process LISTENs;
+ *   a watched thread's event whose id is the last delivered + 1 goes to the sink as it came,
+ *   without a read. Anything else (a gap, an event too large for a payload, a notice that names
+ *   only the thread, one that comes during a read-back or before the watch knows its start) is
+ *   read back: the stored events after the last one delivered, in id order. So every listener
+ *   gets each event once, in order, whichever process wrote it, and a thread nobody watches
+ *   here is never read. After a lost connection it reconnects and catches up the same way.
  * - Live chunks: streaming text, once stored, also travels on `NOTIFY chat_live`, batched
  *   (`liveDeltas.ts`), so clients on any process get it even when the message finishes and its
  *   delta rows are compacted before they are read. A chunk that arrives while a thread's stored
@@ -15,6 +18,7 @@
  * - A connection lost mid-transaction (restart, pg_terminate_backend) is a storage fault, never
  *   an unhandled `error` event; every statement runs under `statement_timeout`.
  */
+import type { ServerEvent } from "@app/protocol";
 import pg from "pg";
 import type {
   ChatQueries,
@@ -26,6 +30,7 @@ import type {
 } from "../chatStore.ts";
 import { withSearchIndexer } from "../searchIndexer.ts";
 import { isStorageFault, translateStorageError } from "../storageErrors.ts";
+import { decodeEventNotice, type EventNotice } from "./eventNotify.ts";
 import {
   decodeLiveDelta,
   LIVE_CHANNEL,
@@ -34,11 +39,15 @@ import {
 } from "./liveDeltas.ts";
 import { migratePostgres } from "./migrations.ts";
 import { createPgQueries, type Run } from "./pgQueries.ts";
+import { type PgContext, pgContext } from "./pgRun.ts";
+import { writePgSearchTexts } from "./pgSearch.ts";
 
 export interface PostgresStoreOptions {
   url: string;
   /** Pool connections (PG_POOL_SIZE, default 10), plus one for LISTEN. */
   poolSize?: number;
+  /** Called before each read-back of a watched thread's events (tests and diagnostics). */
+  onReadBack?: (threadId: string) => void;
 }
 
 const CATCH_UP_PAGE = 500;
@@ -74,10 +83,18 @@ type Watched = {
   refs: number;
   lastDelivered: number;
   ready: Promise<void>;
+  /** True once `lastDelivered` holds the watch's starting point. */
+  started: boolean;
   pending: boolean;
   running: boolean;
   /** Live chunks that arrived while stored events were being read: delivered after them. */
   held: LiveDelta[];
+};
+
+/** A connection's transaction queries, and where its current transaction records its events. */
+type TxQueries = {
+  tx: ChatQueries;
+  recording: { appended: Map<string, StoredEvent[]> | null };
 };
 
 /** Connects, applies migrations and starts listening. */
@@ -106,6 +123,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     onLiveDeltas: (sink) => core.onLiveDeltas(sink),
     onThreadNotified: (sink) => core.onThreadNotified(sink),
     announceThread: (threadId) => core.announceThread(threadId),
+    writeSearchTexts: (entries) => writePgSearchTexts(core.context, entries),
     close: () => core.close(),
   });
 }
@@ -113,9 +131,13 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
 /** The pool, the LISTEN connection and the per-thread event readers. */
 class PostgresConnections {
   readonly queries: ChatQueries;
+  /** The pool's statements, for the queries outside {@link ChatQueries}. */
+  readonly context: PgContext;
   readonly #pool: pg.Pool;
   readonly #url: string;
+  readonly #onReadBack: (threadId: string) => void;
   readonly #watched = new Map<string, Watched>();
+  readonly #txQueries = new WeakMap<pg.PoolClient, TxQueries>();
   #environmentId = "";
   #sink: CommittedEventsSink = () => {};
   #liveSink: LiveDeltaSink = () => {};
@@ -126,6 +148,7 @@ class PostgresConnections {
 
   constructor(options: PostgresStoreOptions) {
     this.#url = options.url;
+    this.#onReadBack = options.onReadBack ?? (() => {});
     this.#pool = new pg.Pool({
       connectionString: options.url,
       max: options.poolSize ?? 10,
@@ -148,6 +171,7 @@ class PostgresConnections {
       }
     };
     this.queries = createPgQueries(run, () => this.#environmentId);
+    this.context = pgContext(run, () => this.#environmentId);
     // One statement per batch; the pool keeps it off the LISTEN connection.
     this.live = new LiveDeltaBatcher(async (payloads) => {
       await this.#pool.query(
@@ -176,16 +200,10 @@ class PostgresConnections {
       broken = true;
     };
     client.on("error", onError);
-    const run: Run = (name, text, values) => client.query({ name, text, values });
-    const tx = createPgQueries(run, () => this.#environmentId);
-    // Newest event id this transaction stored, per thread.
-    const appended = new Map<string, number>();
-    const appendEvent = tx.appendEvent;
-    tx.appendEvent = async (threadId, event) => {
-      const id = await appendEvent(threadId, event);
-      appended.set(threadId, id);
-      return id;
-    };
+    const { tx, recording } = this.#queriesOf(client);
+    // The events this transaction stored, per thread (consecutive ids: the thread row's lock).
+    const appended = new Map<string, StoredEvent[]>();
+    recording.appended = appended;
     let result: T;
     try {
       await client.query("BEGIN");
@@ -197,19 +215,58 @@ class PostgresConnections {
       });
       throw translateStorageError(error);
     } finally {
+      recording.appended = null;
       client.release(broken);
       client.off("error", onError);
     }
     // As with SQLite, a transaction's events have reached this process's listeners when it
     // returns (a writer that broadcasts a chunk next relies on its message.created being out).
-    await Promise.all([...appended].map(([threadId, id]) => this.#delivered(threadId, id)));
+    await Promise.all([...appended].map(([threadId, events]) => this.#delivered(threadId, events)));
     return result;
   }
 
-  /** Resolves once events up to `id` of a watched thread went to the sink (at once if unwatched). */
-  #delivered(threadId: string, id: number): Promise<void> {
+  /**
+   * A pooled connection's transaction queries, built once per connection (issue 33: building
+   * them for every transaction was about 5% of a process's CPU); `appendEvent` records what it
+   * stores in the current transaction's map.
+   */
+  #queriesOf(client: pg.PoolClient): TxQueries {
+    let cached = this.#txQueries.get(client);
+    if (cached) return cached;
+    const run: Run = (name, text, values) => client.query({ name, text, values });
+    const tx = createPgQueries(run, () => this.#environmentId);
+    const recording: TxQueries["recording"] = { appended: null };
+    const appendEvent = tx.appendEvent;
+    tx.appendEvent = async (threadId, event, data = JSON.stringify(event)) => {
+      const id = await appendEvent(threadId, event, data);
+      const appended = recording.appended;
+      if (appended) {
+        const list = appended.get(threadId);
+        if (list) list.push({ id, event, data });
+        else appended.set(threadId, [{ id, event, data }]);
+      }
+      return id;
+    };
+    cached = { tx, recording };
+    this.#txQueries.set(client, cached);
+    return cached;
+  }
+
+  /**
+   * Resolves once a transaction's events of a watched thread went to the sink (at once if
+   * unwatched). When they are the next ones, they go as they are, without waiting for their
+   * notification (skipped when it comes); after a gap they are read back with it.
+   */
+  #delivered(threadId: string, events: StoredEvent[]): Promise<void> {
     const watched = this.#watched.get(threadId);
+    const id = events.at(-1)!.id;
     if (!watched || watched.lastDelivered >= id) return Promise.resolve();
+    if (watched.started && !watched.running && events[0]!.id === watched.lastDelivered + 1) {
+      watched.lastDelivered = id;
+      this.#sink(threadId, events);
+      this.#wake(watched);
+      return Promise.resolve();
+    }
     return new Promise((resolve) => {
       watched.waiters.push({ id, resolve });
       this.#catchUp(threadId);
@@ -243,6 +300,7 @@ class PostgresConnections {
         waiters: [],
         refs: 0,
         lastDelivered: 0,
+        started: false,
         pending: false,
         running: false,
         held: [],
@@ -251,6 +309,7 @@ class PostgresConnections {
       // Deliver from the newest stored event on: earlier ones are each subscriber's replay.
       created.ready = this.lastEventIdOf(threadId).then((id) => {
         created.lastDelivered = id;
+        created.started = true;
       });
       created.ready.catch(() => this.#watched.delete(threadId));
       this.#watched.set(threadId, created);
@@ -309,8 +368,9 @@ class PostgresConnections {
     client.on("notification", (message) => {
       if (!message.payload) return;
       if (message.channel === "chat_events") {
-        this.#threadSink(message.payload);
-        this.#catchUp(message.payload);
+        const notice = decodeEventNotice(message.payload);
+        this.#threadSink(notice.threadId);
+        this.#receiveEvent(notice);
       } else if (message.channel === LIVE_CHANNEL) {
         const live = decodeLiveDelta(message.payload, this.live.sender);
         if (live) this.#receiveLive(live);
@@ -341,6 +401,30 @@ class PostgresConnections {
     setTimeout(retry, RECONNECT_MS).unref();
   }
 
+  /**
+   * A committed event (any process): to the sink as it came when it is the next one of a watched
+   * thread and nothing is being read; otherwise read back from the last delivered one.
+   */
+  #receiveEvent({ threadId, id, data }: EventNotice): void {
+    const watched = this.#watched.get(threadId);
+    if (!watched) return;
+    if (id !== null && watched.started && id <= watched.lastDelivered) return;
+    if (
+      id === null ||
+      data === null ||
+      !watched.started ||
+      watched.running ||
+      id !== watched.lastDelivered + 1
+    ) {
+      this.#catchUp(threadId);
+      return;
+    }
+    const event = JSON.parse(data) as ServerEvent;
+    watched.lastDelivered = id;
+    this.#sink(threadId, [{ id, event, data }]);
+    this.#wake(watched);
+  }
+
   /** Another process's chunk: to the sink now, or after the stored events being read. */
   #receiveLive({ threadId, event }: ReceivedDelta): void {
     const watched = this.#watched.get(threadId);
@@ -362,6 +446,7 @@ class PostgresConnections {
         while (watched.pending && this.#watched.get(threadId) === watched) {
           watched.pending = false;
           for (;;) {
+            this.#onReadBack(threadId);
             const events = await this.queries.eventsAfter(
               threadId,
               watched.lastDelivered,
