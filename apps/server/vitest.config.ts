@@ -4,6 +4,9 @@ export default defineProject({
   test: {
     name: "server",
     environment: "node",
+    // Files share a worker's module graph instead of importing the server again each (see the
+    // README, "Tests"): every test makes its own server, store and temp dir.
+    isolate: false,
     include: ["src/**/*.test.ts"],
     // Needs PostgreSQL: runs in the server-pg project (vitest.postgres.config.ts).
     exclude: ["src/**/*.postgres.test.ts"],

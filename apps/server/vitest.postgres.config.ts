@@ -31,6 +31,8 @@ export default defineProject({
     name: "server-pg",
     root: import.meta.dirname,
     environment: "node",
+    // As in `server`: files share a worker's module graph (README, "Tests").
+    isolate: false,
     include: POSTGRES_TEST_FILES,
     globalSetup: ["./src/testing/postgresGlobalSetup.ts"],
     env: { CHAT_TEST_STORE: "postgres" },

@@ -5,6 +5,8 @@ export default defineProject({
   test: {
     name: "web-node",
     environment: "node",
+    // Files share a worker's module graph (CONTRIBUTING.md, "Isolation").
+    isolate: false,
     include: ["src/**/*.test.{ts,tsx}", "buildPlugins/**/*.test.ts"],
     exclude: [...configDefaults.exclude, "src/**/*.dom.test.{ts,tsx}"],
     // The web benchmarks (typing.bench.tsx) need jsdom: they belong to project `web`.

@@ -4,6 +4,8 @@ export default defineProject({
   test: {
     name: "markdown",
     environment: "node",
+    // Pure functions: files share a worker's module graph (CONTRIBUTING.md, "Isolation").
+    isolate: false,
     include: ["src/**/*.test.ts"],
   },
 });

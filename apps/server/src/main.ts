@@ -67,6 +67,11 @@ export interface RunningServer {
   events: ThreadEventLog;
   /** Number of open SSE streams (diagnostics; lets tests check that closed clients are released). */
   openEventStreams(): number;
+  /**
+   * Resolves once the background search indexer has indexed everything queued so far, long
+   * messages too (tests await it instead of polling searches).
+   */
+  searchIndexIdle(): Promise<void>;
   /** Stops accepting connections, ends SSE streams, settles turns and closes the database. */
   close(): Promise<void>;
 }
@@ -158,6 +163,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     provider,
     events,
     openEventStreams: () => connections.size,
+    searchIndexIdle: () => store.searchIndexIdle(),
     close: () => {
       closing ??= (async () => {
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -14,7 +14,6 @@ import {
   removeDir,
   startTestServer,
   type TestServer,
-  waitFor,
 } from "../testing/harness.ts";
 
 const PROMPTS = 10;
@@ -52,11 +51,10 @@ beforeAll(async () => {
   await server.post(`/api/threads/${other.id}/turns`, { input: "nothing to see" });
   await server.provider.whenIdle();
   // Long prompts are indexed in the background, by a worker below the event loop's priority
-  // (on a busy machine it waits for a core): wait until all are searchable, within the hook's time.
-  await waitFor(
-    async () => ((await search(seeded.id, "xxx")).matches.length === PROMPTS ? true : undefined),
-    100_000,
-  );
+  // (on a busy machine it waits for a core): await the indexer's own idle signal, not a poll
+  // whose every worst-case search would compete with it for that core.
+  await server.searchIndexIdle();
+  expect((await search(seeded.id, "xxx")).matches).toHaveLength(PROMPTS);
 }, 120_000);
 
 afterAll(async () => {

@@ -92,6 +92,13 @@ export const testStoreKind: "sqlite" | "postgres" =
  * null when the tests run on SQLite.
  */
 export async function testDatabaseUrl(dataDir: string): Promise<string | null> {
+  // Files share a worker's modules (isolate: false): a worker must never carry this module from
+  // one project into the other, or server-pg would run quietly on SQLite.
+  if ((process.env.CHAT_TEST_STORE === "postgres") !== (testStoreKind === "postgres")) {
+    throw new Error(
+      `harness loaded for ${testStoreKind}, but CHAT_TEST_STORE is now another store`,
+    );
+  }
   if (testStoreKind !== "postgres") return null;
   const adminUrl = process.env.CHAT_TEST_PG_ADMIN_URL;
   if (!adminUrl) throw new Error("CHAT_TEST_STORE=postgres needs CHAT_TEST_PG_ADMIN_URL.");
