@@ -10,6 +10,7 @@ import type { ThreadSearchMatch, ThreadSearchResponse } from "@app/protocol";
 import type { ChatQueries } from "../storage/chatStore.ts";
 import { SEARCH_QUERY_MAX_CHARS } from "../storage/searchPieces.ts";
 import { DomainError } from "./errors.ts";
+import { yieldToEventLoop } from "./searchTurns.ts";
 
 /** Longest query, in UTF-16 units (the overlap of the index's pieces depends on it). */
 export const MAX_SEARCH_QUERY = SEARCH_QUERY_MAX_CHARS;
@@ -31,10 +32,8 @@ const MAX_CANDIDATE_BATCH = 64;
  */
 export const SLICE_CHARS = 1_000_000;
 
-/** Lets the event loop run what is waiting (I/O, timers) before going on. */
-export function yieldToEventLoop(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
-}
+/** Lets the event loop run what is waiting (I/O, timers) before going on: `searchTurns.ts`. */
+export { yieldToEventLoop };
 /**
  * Characters of candidate text one request checks at most (issue 29): past it the page ends
  * early, with `nextCursor` where the next page goes on, so no query, however bad, holds the
@@ -96,6 +95,8 @@ export async function searchThread(
   let budget = request.scanBudgetChars ?? SEARCH_SCAN_BUDGET_CHARS;
   let longest = 0;
   let sliced = 0;
+  // The first slice waits for its turn too: searches running at once take one slice per turn.
+  await yieldToEventLoop();
   for (
     let doubling = FIRST_CANDIDATE_BATCH;
     ;

@@ -35,6 +35,7 @@ import {
   FTS_DELETE_TRIGGER,
   FTS_PIECE_BITS,
   ftsRange,
+  type SqliteFtsWriter,
   sqliteFtsWriter,
 } from "./sqliteSearchFts.ts";
 
@@ -84,13 +85,16 @@ export interface SqliteSearchWriter {
 export function sqliteSearchWriter(
   db: SqliteDatabase,
   inlineMaxChars = SEARCH_INLINE_MAX_CHARS,
+  { indexFts = true }: { indexFts?: boolean } = {},
 ): SqliteSearchWriter {
   const insertRow = db.prepare(
     "INSERT INTO message_search (message_id, thread_id, role, text) VALUES (?, ?, ?, ?)",
   );
   const rowOf = db.prepare("SELECT id, role FROM message_search WHERE message_id = ?");
   const setText = db.prepare("UPDATE message_search SET text = ? WHERE id = ?");
-  const fts = sqliteFtsWriter(db);
+  // Made on first use: migration 6's backfill runs before the pieces' column (migration 10).
+  let ftsWriter: SqliteFtsWriter | undefined;
+  const fts = () => (ftsWriter ??= sqliteFtsWriter(db));
   // Prepared on first use: migration 6's backfill runs before the queue exists (migration 7).
   let enqueueStmt: Database.Statement | undefined;
   const enqueue = (messageId: string) => {
@@ -102,15 +106,16 @@ export function sqliteSearchWriter(
       const inline = markdown !== null && markdown.length <= inlineMaxChars;
       const text = inline ? searchTextOf(role, markdown) : null;
       const { lastInsertRowid } = insertRow.run(id, threadId, role, text);
-      if (text !== null) fts.writeNew(Number(lastInsertRowid), text);
-      else if (markdown !== null) enqueue(id);
+      if (text === null) {
+        if (markdown !== null) enqueue(id);
+      } else if (indexFts) fts().writeNew(Number(lastInsertRowid), text);
     },
     finished(messageId, markdown) {
       const row = rowOf.get(messageId) as { id: number; role: Role } | undefined;
       if (!row) return;
       if (markdown.length > inlineMaxChars) {
         setText.run(null, row.id);
-        fts.dropAll(row.id);
+        fts().dropAll(row.id);
         enqueue(messageId);
         return;
       }
@@ -120,7 +125,7 @@ export function sqliteSearchWriter(
 
   function writeText(rowId: number, text: string): void {
     setText.run(text, rowId);
-    fts.writeFrom(rowId, text);
+    fts().writeFrom(rowId, text);
   }
 }
 
@@ -181,7 +186,8 @@ export function sqliteSearchQueue(
  * better-sqlite3 cannot write while a read iterates.
  */
 export function backfillSqliteSearch(db: SqliteDatabase): void {
-  const write = sqliteSearchWriter(db, Number.POSITIVE_INFINITY);
+  // The texts only: migration 10 builds the trigram index from them.
+  const write = sqliteSearchWriter(db, Number.POSITIVE_INFINITY, { indexFts: false });
   const batch = db.prepare(
     `SELECT id, thread_id, seq, role, text, status FROM messages
      WHERE (thread_id, seq) > (?, ?) ORDER BY thread_id, seq LIMIT 500`,
@@ -211,11 +217,16 @@ export function backfillSqliteSearch(db: SqliteDatabase): void {
 }
 
 /**
- * Migration 10 (issue 33): the trigram index rebuilt with a rowid range per message
- * (`sqliteSearchFts.ts`), from the stored texts, in keyset batches. Drops and creates what it
- * builds, so a database rolled back before it (tests) takes it again.
+ * Migration 10 (issue 33): the trigram index rebuilt with a rowid range per message and the
+ * count of each message's pieces (`message_search.pieces`, `sqliteSearchFts.ts`), from the
+ * stored texts, in keyset batches. Drops and creates what it builds, so a database rolled back
+ * before it (tests) takes it again.
  */
 export function migrateSearchPieces(db: SqliteDatabase): void {
+  const columns = db.prepare("SELECT name FROM pragma_table_info('message_search')").pluck().all();
+  if (!columns.includes("pieces")) {
+    db.exec("ALTER TABLE message_search ADD COLUMN pieces INTEGER NOT NULL DEFAULT 0");
+  }
   db.exec(`
     DROP TRIGGER IF EXISTS message_search_deleted;
     DROP TABLE IF EXISTS message_search_fts;

@@ -13,10 +13,12 @@ import { PG_UNDO_EVENT_NOTIFY_PAYLOAD } from "../storage/postgres/eventNotify.ts
  * SQLite migration 10 (issue 33, the FTS table as pieces) needs no undo here: it drops and
  * creates `message_search_fts` and its trigger, so it applies again after a roll-back, and the
  * tests that roll back before migration 6 drop that table themselves. Its undo, for a database
- * going back to migration 9 by hand: the FTS table with one row per message, rowid = id.
+ * going back to migration 9 by hand: the FTS table with one row per message, rowid = id, and
+ * no count of pieces.
  */
 export const SQLITE_UNDO_SEARCH_PIECES = `
   DROP TRIGGER message_search_deleted; DROP TABLE message_search_fts;
+  ALTER TABLE message_search DROP COLUMN pieces;
   CREATE VIRTUAL TABLE message_search_fts USING fts5(
     folded, content = '', contentless_delete = 1, tokenize = 'trigram case_sensitive 1'
   );
