@@ -14,7 +14,10 @@ const manyBlocks = Array.from(
   (_, i) => `Paragraph ${i} with **bold** and \`code\`.\n\n| a | b |\n| - | - |\n| ${i} | x |`,
 ).join("\n\n");
 
-describe("the search text renderer", () => {
+// The search-text worker renders below the event loop's priority (nice 10): on a machine busy
+// with other work (CI runs the browser suite beside this one) it waits for a core, so these
+// tests wait for the index longer than the default 20 s. Nothing here is timed.
+describe("the search text renderer", { timeout: 90_000 }, () => {
   it("renders in its worker thread exactly as on the main thread", async () => {
     const renderer = createSearchTextRenderer();
     try {
