@@ -128,6 +128,11 @@ test("regenerate, then a chip citing the first version switches to it and highli
     data: { input: `About ${link}` },
   });
   expect(sent.ok()).toBe(true);
+  // Its reply finished first: while it streams the view follows it, and a chip moving between
+  // Playwright's aim and its press was clicked beside (CI, under load).
+  await expect(
+    page.locator('[data-role="assistant"][data-kind="answer"][data-status="complete"]'),
+  ).toHaveCount(2, { timeout: 30_000 });
   const chip = userRows(page).last().locator("[data-assistant-citation-chip]");
   await chip.click();
   // The first version is shown again, and the cited words are highlighted in it.
