@@ -13,7 +13,8 @@
  */
 import type Database from "better-sqlite3";
 import type { ChatStore } from "../../src/storage/chatStore.ts";
-import { foldedSearchText, searchTextOf } from "../../src/storage/searchText.ts";
+import { searchTextOf } from "../../src/storage/searchText.ts";
+import { sqliteFtsWriter } from "../../src/storage/sqliteSearchFts.ts";
 
 export const WORDS = ["parser", "index", "cursor", "stream", "layout", "branch", "retry", "cache"];
 /** Threads whose answers also say {@link SOME_THREADS_PHRASE}: 1 in this many. */
@@ -130,12 +131,13 @@ export function bulkSeedSqlite(
   const search = s(
     "INSERT INTO message_search (message_id, thread_id, role, text) VALUES (?, ?, ?, ?)",
   );
-  const fts = s("INSERT INTO message_search_fts (rowid, folded) VALUES (?, ?)");
+  // The store's own FTS writer: its rowid layout and piece count (issue 33) stay one rule.
+  const fts = sqliteFtsWriter(db);
   const promptText = templateRenderer("user", promptOf);
   const answerText = templateRenderer("assistant", answerOf);
   const indexed = (id: string, threadId: string, role: "user" | "assistant", text: string) => {
     const row = search.run(id, threadId, role, text);
-    fts.run(row.lastInsertRowid, foldedSearchText(text));
+    fts.writeNew(Number(row.lastInsertRowid), text);
   };
   db.transaction(() => {
     for (let t = from; t < to; t++) {
