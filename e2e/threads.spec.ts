@@ -333,9 +333,12 @@ test("Cite from a search result, send, then click the chip", async ({ page, rig 
   await page.getByRole("textbox", { name: "Search all threads" }).click();
   await searchBox(page).fill('"step 100"');
   const dialog = page.getByRole("dialog", { name: "Search all threads" });
-  const first = dialog.locator("[data-search-result]").first();
-  await expect(first).toContainText('"step 100"');
-  await first.getByRole("button", { name: "Cite" }).click();
+  // The seeded thread's own result (a branch of it on this worker's server may be listed first).
+  const seeded = dialog
+    .locator("[data-search-result]")
+    .filter({ has: page.locator(`[data-search-thread="${rig.seededThreadId}"]`) });
+  await expect(seeded).toContainText('"step 100"');
+  await seeded.getByRole("button", { name: "Cite" }).click();
   await expect(dialog).toHaveCount(0);
   const chip = composer(page).locator("[data-composer-citation-chip]");
   await expect(chip).toHaveCount(1);
