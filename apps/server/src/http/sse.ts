@@ -140,6 +140,14 @@ export function streamThreadEvents(
   const maxQueuedChars = options.maxQueuedChars ?? DEFAULT_SSE_MAX_QUEUED_CHARS;
   const refused = refuseOverStreamLimit(c, options.connections, options.maxConnections);
   if (refused) return refused;
+  // Counted from admission, not once subscribed: the response's head (200) reaches the client
+  // before the stream's first await returns, and a request arriving meanwhile must see this
+  // stream in the count (it got a 200 over the limit in CI). Its close/end are set below.
+  const handle: SseConnection = { close: () => {}, end: async () => {} };
+  const unregister = options.connections.add({
+    close: () => handle.close(),
+    end: (graceMs) => handle.end(graceMs),
+  });
   return streamSSE(c, async (stream) => {
     const queue: LiveEvent[] = [];
     let queuedChars = 0;
@@ -158,19 +166,21 @@ export function streamThreadEvents(
       stopWriting();
       notify();
     };
-    const subscription = await options.events.subscribe(
-      options.threadId,
-      options.afterId,
-      (event) => {
+    let subscription: Awaited<ReturnType<ThreadEventLog["subscribe"]>>;
+    try {
+      subscription = await options.events.subscribe(options.threadId, options.afterId, (event) => {
         if (closed) return;
         queue.push(event);
         queuedChars += event.data.length;
-        // A reader this far behind would make the server hold its backlog without bound: drop
-        // it; it reconnects and resumes from the stored log.
+        // A reader this far behind would make the server hold its backlog without bound:
+        // drop it; it reconnects and resumes from the stored log.
         if (queuedChars > maxQueuedChars) close();
         notify();
-      },
-    );
+      });
+    } catch (error) {
+      unregister();
+      throw error;
+    }
     // Shutdown: the last event id to send before closing.
     let endAt: number | null = null;
     let finished = () => {};
@@ -187,7 +197,8 @@ export function streamThreadEvents(
       await done;
       clearTimeout(timer);
     };
-    const unregister = options.connections.add({ close, end });
+    handle.close = close;
+    handle.end = end;
     stream.onAbort(close);
     stopWriting = () => stream.abort();
     const heartbeat = setInterval(() => {
