@@ -11,10 +11,11 @@
  * older history. The last prompt also cites answers 1, 3, 50, 300 and 1,900 turns back (those
  * that exist), with the comment "Deep link to turn N", for jumps to any depth.
  */
-import { randomUUID } from "node:crypto";
+
 import { pathToFileURL } from "node:url";
 import { expandAssistantCitationsForProvider, serializeAssistantCitation } from "@app/citations";
 import { ConfigError, loadConfig } from "./config.ts";
+import { newId as mintId } from "./domain/ids.ts";
 import type { ChatStore, FinishedTurnInput } from "./storage/chatStore.ts";
 import { citationEntriesOf } from "./storage/citationIndex.ts";
 import { openStore } from "./storage/openStore.ts";
@@ -268,7 +269,7 @@ export async function seedDemoThread(store: ChatStore, options: SeedOptions): Pr
   if (!Number.isSafeInteger(options.turns) || options.turns < 1) {
     throw new Error(`--thread-turns must be a positive integer (got ${options.turns}).`);
   }
-  const newId = options.newId ?? randomUUID;
+  const newId = options.newId ?? mintId;
   const start = (options.startAt ?? new Date("2026-01-01T00:00:00.000Z")).getTime();
   let tick = 0;
   const at = () => new Date(start + 1000 * tick++).toISOString();

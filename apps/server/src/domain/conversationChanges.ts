@@ -13,7 +13,7 @@
  *   failure leaves nothing written. Links in copied prompts stay byte-identical; a chip in the
  *   branch finds its source's copy through `copyOf` (the copy links the store keeps).
  */
-import { randomUUID } from "node:crypto";
+
 import type {
   BranchResponse,
   EditMessageResponse,
@@ -24,6 +24,7 @@ import type {
 import type { ChatStore } from "../storage/chatStore.ts";
 import { DomainError, threadNotFound } from "./errors.ts";
 import type { ThreadEventLog } from "./events.ts";
+import { newId } from "./ids.ts";
 import type { ProviderService } from "./providerService.ts";
 
 export const BRANCH_TITLE_SUFFIX = " (branch)";
@@ -132,7 +133,7 @@ export class ConversationChanges {
       tx.branchThread({
         sourceThreadId: threadId,
         messageId: message.id,
-        threadId: randomUUID(),
+        threadId: newId(),
         title: `${title}${BRANCH_TITLE_SUFFIX}`,
         branchName: branchName === null ? null : `${branchName}-branch`,
         now: this.#now(),

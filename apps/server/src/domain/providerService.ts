@@ -22,7 +22,7 @@
  * {@link TurnRunner}'s, questions to the user are {@link UserInputRequests}', and the record of
  * how a turn ended is `turnOutcome.ts`'s. Options and defaults: `providerOptions.ts`.
  */
-import { randomUUID } from "node:crypto";
+
 import { checkProviderInput, PROVIDER_INPUT_MAX_CHARS } from "@app/citations";
 import { isTurnRunning, type SendTurnResponse, type Turn } from "@app/protocol";
 import { type Logger, silentLogger } from "../logger.ts";
@@ -34,6 +34,7 @@ import { checkCitationText } from "./citationText.ts";
 import { type Clock, type ClockTimer, realClock } from "./clock.ts";
 import { DomainError, threadNotFound } from "./errors.ts";
 import type { ThreadEventLog } from "./events.ts";
+import { newId } from "./ids.ts";
 import {
   DEFAULT_HISTORY_BUDGET,
   DEFAULT_MAX_REPLY_CHARS,
@@ -199,8 +200,8 @@ export class ProviderService {
       const isFirstPrompt = !(await w.tx.hasTurns(threadId));
       const stored = await w.tx.insertTurnWithPrompt({
         threadId,
-        turnId: randomUUID(),
-        messageId: randomUUID(),
+        turnId: newId(),
+        messageId: newId(),
         text: input,
         providerInput,
         now,
@@ -244,7 +245,7 @@ export class ProviderService {
     const turn = await this.#events.atomically(async (w) => {
       const queued = await w.tx.insertRegenerateTurn({
         threadId,
-        turnId: randomUUID(),
+        turnId: newId(),
         ...input,
         now,
       });

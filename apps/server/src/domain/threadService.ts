@@ -3,7 +3,7 @@
  * provider inputs and Markdown export. Cursors are opaque to clients; here they are the `seq`
  * of a message written in decimal.
  */
-import { randomUUID } from "node:crypto";
+
 import type {
   AllThreadsSearchResponse,
   CitedByPage,
@@ -21,6 +21,7 @@ import { NOT_CITED } from "../storage/citationIndex.ts";
 import { type AllThreadsSearchRequest, searchAllThreads } from "./crossThreadSearch.ts";
 import { DomainError, threadDeleted, threadNotFound } from "./errors.ts";
 import { renderExportHeader, renderExportMessage } from "./exportMarkdown.ts";
+import { newId } from "./ids.ts";
 import { checkSearchQuery, searchThread, type ThreadSearchRequest } from "./threadSearch.ts";
 
 /** Page size when the client gives none, and the largest it may ask for. */
@@ -84,7 +85,7 @@ export class ThreadService {
     const trimmed = title?.replace(/\s+/g, " ").trim() ?? "";
     return this.#repo.transaction((tx) =>
       tx.createThread({
-        id: randomUUID(),
+        id: newId(),
         title: trimmed === "" ? null : trimmed,
         now: this.#now(),
       }),

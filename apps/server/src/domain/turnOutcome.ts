@@ -5,9 +5,9 @@
  * after its lease expired) is left as it is.
  */
 
-import { randomUUID } from "node:crypto";
 import { isTurnRunning, type Turn, type TurnErrorCode, type TurnStatus } from "@app/protocol";
 import type { EventTx } from "./events.ts";
+import { newId } from "./ids.ts";
 import { publishCreated } from "./messageCreated.ts";
 import { storableProviderText } from "./providerText.ts";
 import { TurnStop } from "./turnStop.ts";
@@ -49,7 +49,7 @@ export async function recordOutcome(
   const at = now();
   if (outcome.error !== null) {
     const notice = await w.tx.insertAssistantMessage({
-      id: randomUUID(),
+      id: newId(),
       threadId,
       turnId,
       kind: "error",

@@ -19,12 +19,12 @@
  * stopped (`onStop`), to be recorded as failed, with that text, once storage accepts it.
  */
 
-import { randomUUID } from "node:crypto";
 import { truncateText } from "@app/citations";
 import type { ProviderMessageWriter } from "../providers/types.ts";
 import { isStorageFault, StorageUnavailableError } from "../storage/storageErrors.ts";
 import { type Clock, type ClockTimer, realClock } from "./clock.ts";
 import type { EventTx, ThreadEventLog } from "./events.ts";
+import { newId } from "./ids.ts";
 import { publishCreated } from "./messageCreated.ts";
 import { TurnLeaseLost } from "./turnLease.ts";
 import { TurnStop } from "./turnStop.ts";
@@ -102,7 +102,7 @@ export class TurnWriter {
     this.#o.onActivity();
     const { threadId, turnId } = this.#o;
     const message: BufferedMessage = {
-      id: randomUUID(),
+      id: newId(),
       kind,
       text: "",
       stored: 0,

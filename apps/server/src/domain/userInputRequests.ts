@@ -9,7 +9,7 @@
  * - A request is answered once; when its turn ends, pending ones are cancelled
  *   (`cancelPendingRequests` in `turnOutcome.ts`, inside the turn's final record).
  */
-import { randomUUID } from "node:crypto";
+
 import type { Turn } from "@app/protocol";
 import { isTurnRunning, UserInputQuestionSchema } from "@app/protocol";
 import { z } from "zod";
@@ -18,6 +18,7 @@ import type { UserInputQuestion } from "../providers/types.ts";
 import type { ChatStore } from "../storage/chatStore.ts";
 import { DomainError, threadNotFound } from "./errors.ts";
 import type { EventTx, ThreadEventLog } from "./events.ts";
+import { newId } from "./ids.ts";
 import { storableQuestions } from "./providerText.ts";
 import type { TurnDeadlines } from "./turnDeadlines.ts";
 
@@ -153,7 +154,7 @@ export class UserInputRequests {
     if (signal.aborted || this.#closed) {
       return Promise.reject(new Error("requestUserInput: the turn has finished."));
     }
-    const requestId = randomUUID();
+    const requestId = newId();
     return new Promise<Record<string, string>>((resolve, reject) => {
       // Waiting before the request is stored, so an answer can never arrive unheard.
       deadlines.pause();
