@@ -164,4 +164,4 @@ console.log(
   `median ${figures[Math.floor(figures.length / 2)].toFixed(0)} turns/s (target >= 1000)`,
 );
 await server.close();
-await removeDir(dataDir);
+if (!process.env.KEEP) await removeDir(dataDir);

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeTempDir, removeDir } from "../testing/harness.ts";
+import { SQLITE_UNDO_EVENTS_IN_WRITE_ORDER } from "../testing/schemaRollback.ts";
 import { openDatabase, SCHEMA_VERSION } from "./db.ts";
 import { createChatRepository } from "./repository.ts";
 
@@ -53,11 +54,14 @@ function createVersion1(file: string): void {
     CREATE TABLE events (thread_id TEXT NOT NULL REFERENCES threads (id) ON DELETE CASCADE,
       id INTEGER NOT NULL, type TEXT NOT NULL, message_id TEXT, data TEXT NOT NULL,
       PRIMARY KEY (thread_id, id)) STRICT, WITHOUT ROWID;
-    INSERT INTO threads (id, title, title_source, created_at, updated_at, message_count, last_seq)
-      VALUES ('t1', 'Old', 'prompt', 'x', 'x', 2, 2);
+    INSERT INTO threads (id, title, title_source, created_at, updated_at, message_count, last_seq,
+      last_event_id) VALUES ('t1', 'Old', 'prompt', 'x', 'x', 2, 2, 3);
     INSERT INTO turns VALUES ('turn1', 't1', 1, 'completed', NULL, NULL, 'hello', 'x', 'x');
     INSERT INTO messages VALUES ('m1', 't1', 'turn1', 1, 'user', 'prompt', 'hello', 'complete', 'x');
     INSERT INTO messages VALUES ('m2', 't1', 'turn1', 2, 'assistant', 'answer', 'hi', 'complete', 'x');
+    INSERT INTO events VALUES ('t1', 3, 'message.delta', 'm2', '{"n":3}');
+    INSERT INTO events VALUES ('t1', 1, 'message.created', NULL, '{"n":1}');
+    INSERT INTO events VALUES ('t1', 2, 'message.created', NULL, '{"n":2}');
     INSERT INTO threads (id, title, title_source, created_at, updated_at, message_count, last_seq)
       VALUES ('t2', 'Cut off', 'prompt', 'x', 'x', 1, 1);
     INSERT INTO turns VALUES ('turn2', 't2', 1, 'running', NULL, NULL, 'left running', 'x', NULL);
@@ -93,6 +97,24 @@ describe("migrations", () => {
           limit: 10,
         });
       expect(hello().map((c) => [c.messageId, c.role, c.text])).toEqual([["m1", "user", "hello"]]);
+      // The event log (migration 11): a rowid table in write order, read per thread in id order
+      // through its unique index, each thread's ids carrying on where they were.
+      expect(db.prepare("SELECT wr FROM pragma_table_list WHERE name = 'events'").get()).toEqual({
+        wr: 0,
+      });
+      expect(repo.eventsAfter("t1", 0, 10).map((e) => [e.id, e.data])).toEqual([
+        [1, '{"n":1}'],
+        [2, '{"n":2}'],
+        [3, '{"n":3}'],
+      ]);
+      expect(repo.appendEvent("t1", { type: "thread.path", messageId: "m2" })).toBe(4);
+      expect(() =>
+        db
+          .prepare("INSERT INTO events (thread_id, id, type, data) VALUES ('t1', 4, 'x', '{}')")
+          .run(),
+      ).toThrow(/UNIQUE/);
+      repo.deleteDeltaEvents("m2");
+      expect(repo.eventsAfter("t1", 0, 10).map((e) => e.id)).toEqual([1, 2, 4]);
       // The new status is storable, and cascades still work through the rebuilt table.
       repo.updateTurn({ id: "turn1", status: "cancelled", completedAt: "y" });
       expect(repo.getTurn("turn1")?.status).toBe("cancelled");
@@ -101,6 +123,59 @@ describe("migrations", () => {
       // The index rows went with the messages, trigram entries included.
       expect(hello()).toEqual([]);
       expect(db.prepare("SELECT count(*) AS n FROM message_search_fts").get()).toEqual({ n: 1 });
+      expect(db.prepare("SELECT count(*) AS n FROM events").get()).toEqual({ n: 0 });
+    } finally {
+      db.close();
+    }
+  });
+
+  it("migration 11 moves a version-10 event log, keyed by thread, into write order", async () => {
+    dir = await makeTempDir("chat-migrate-");
+    const file = join(dir, "chat.sqlite");
+    let db = openDatabase(file);
+    let repo = createChatRepository(db);
+    for (const id of ["a", "b"]) {
+      db.prepare(
+        "INSERT INTO threads (id, title, title_source, created_at, updated_at) VALUES (?, ?, 'custom', 'x', 'x')",
+      ).run(id, id);
+    }
+    const path = (messageId: string) => ({ type: "thread.path" as const, messageId });
+    for (const [thread, message] of [
+      ["b", "b1"],
+      ["a", "a1"],
+      ["b", "b2"],
+      ["a", "a2"],
+    ] as const)
+      repo.appendEvent(thread, path(message));
+    db.exec(SQLITE_UNDO_EVENTS_IN_WRITE_ORDER);
+    expect(db.prepare("SELECT wr FROM pragma_table_list WHERE name = 'events'").get()).toEqual({
+      wr: 1,
+    });
+    db.close();
+    db = openDatabase(file);
+    try {
+      repo = createChatRepository(db);
+      expect(db.prepare("SELECT wr FROM pragma_table_list WHERE name = 'events'").get()).toEqual({
+        wr: 0,
+      });
+      const log = (thread: string) => repo.eventsAfter(thread, 0, 10).map((e) => [e.id, e.event]);
+      expect(log("a")).toEqual([
+        [1, path("a1")],
+        [2, path("a2")],
+      ]);
+      expect(log("b")).toEqual([
+        [1, path("b1")],
+        [2, path("b2")],
+      ]);
+      expect(repo.appendEvent("a", path("a3"))).toBe(3);
+      expect(repo.eventsAfter("a", 2, 10).map((e) => e.event)).toEqual([path("a3")]);
+      // Reads by thread use the per-thread index, not a scan of every thread's events.
+      const plan = db
+        .prepare(
+          "EXPLAIN QUERY PLAN SELECT id, data FROM events WHERE thread_id = ? AND id > ? ORDER BY id LIMIT ?",
+        )
+        .all("a", 0, 10) as { detail: string }[];
+      expect(plan.map((row) => row.detail).join("\n")).toMatch(/USING INDEX events_by_thread/);
     } finally {
       db.close();
     }

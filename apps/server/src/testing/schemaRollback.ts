@@ -28,6 +28,24 @@ export const SQLITE_UNDO_SEARCH_PIECES = `
   PRAGMA user_version = 9;
 `;
 
+/**
+ * SQLite migration 11 (issue 33, the event log in write order) needs no undo here either: it
+ * copies `events` into a new table by column name, so it applies again to its own result. Its
+ * undo, for a database going back to migration 10 by hand: the table keyed by thread again.
+ */
+export const SQLITE_UNDO_EVENTS_IN_WRITE_ORDER = `
+  CREATE TABLE events_by_thread_key (
+    thread_id TEXT NOT NULL REFERENCES threads (id) ON DELETE CASCADE,
+    id INTEGER NOT NULL, type TEXT NOT NULL, message_id TEXT, data TEXT NOT NULL,
+    PRIMARY KEY (thread_id, id)
+  ) STRICT, WITHOUT ROWID;
+  INSERT INTO events_by_thread_key SELECT thread_id, id, type, message_id, data FROM events;
+  DROP TABLE events;
+  ALTER TABLE events_by_thread_key RENAME TO events;
+  CREATE INDEX events_deltas ON events (message_id) WHERE message_id IS NOT NULL;
+  PRAGMA user_version = 10;
+`;
+
 /** SQLite: undoes migration 8 (thread lifecycle) and later. */
 export const SQLITE_UNDO_LATER_MIGRATIONS = `
   DROP INDEX threads_listed; DROP INDEX threads_deleted; DROP TABLE purged_threads;
