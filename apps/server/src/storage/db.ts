@@ -8,7 +8,7 @@ import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { CITATION_LINK_MARKER, citationEntriesOf } from "./citationIndex.ts";
 import { CITATION_INDEX_TABLES, sqliteCitationWriter } from "./sqliteCitations.ts";
-import { EVENTS_IN_WRITE_ORDER } from "./sqliteEvents.ts";
+import { EVENTS_IN_WRITE_ORDER } from "./sqliteEventsSchema.ts";
 import {
   backfillSqliteSearch,
   migrateSearchPieces,
@@ -193,7 +193,8 @@ const MIGRATIONS: readonly (string | ((db: SqliteDatabase) => void))[] = [
   // 10 (issue 33): the trigram index as pieces, a rowid range per message
   // (`sqliteSearchFts.ts`), rebuilt from the stored texts.
   migrateSearchPieces,
-  // 11 (issue 33): the event log in write order, keyed per thread by an index (`sqliteEvents.ts`).
+  // 11 (issue 33): the event log in write order, keyed per thread by an index
+  // (`sqliteEventsSchema.ts`).
   EVENTS_IN_WRITE_ORDER,
 ];
 
