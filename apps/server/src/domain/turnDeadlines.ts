@@ -11,6 +11,8 @@ export class TurnDeadlines {
   #turnLeft: number;
   #turnStartedAt = 0;
   #idleTimer: ClockTimer | undefined;
+  /** When the provider last did something (the idle clock's start). */
+  #lastActivity = 0;
   #turnTimer: ClockTimer | undefined;
   readonly #clock: Clock;
   #running = false;
@@ -34,14 +36,24 @@ export class TurnDeadlines {
     this.#running = true;
     this.#turnStartedAt = this.#clock.now();
     this.#turnTimer = this.#clock.setTimeout(() => this.#expire("turn"), this.#turnLeft);
-    this.touch();
+    this.#lastActivity = this.#turnStartedAt;
+    this.#armIdle(this.#idleMs);
   }
 
-  /** The provider did something: the idle clock starts again. */
+  /**
+   * The provider did something: the idle clock starts again. Called for every chunk, so it only
+   * notes the time; the one idle timer, when it fires, waits again for what is left.
+   */
   touch(): void {
-    if (!this.#running) return;
-    this.#clock.clearTimeout(this.#idleTimer);
-    this.#idleTimer = this.#clock.setTimeout(() => this.#expire("idle"), this.#idleMs);
+    if (this.#running) this.#lastActivity = this.#clock.now();
+  }
+
+  #armIdle(ms: number): void {
+    this.#idleTimer = this.#clock.setTimeout(() => {
+      const left = this.#lastActivity + this.#idleMs - this.#clock.now();
+      if (left > 0) this.#armIdle(left);
+      else this.#expire("idle");
+    }, ms);
   }
 
   /** Stops both clocks, keeping what is left of the turn's time. */
