@@ -56,6 +56,14 @@ function threadCpuMs() {
     return Number.NaN;
   }
 }
+/** Time this thread was ready to run but waited for a core, in ms (Linux), or NaN. */
+function threadWaitMs() {
+  try {
+    return Number(readFileSync("/proc/thread-self/schedstat", "utf8").split(" ")[1]) / 1e6;
+  } catch {
+    return Number.NaN;
+  }
+}
 /** CPU ms of every thread of this process, by Linux task id (empty elsewhere). */
 function tasksCpuMs() {
   const cpu = new Map();
@@ -98,6 +106,7 @@ for (let run = 1; run <= runs; run++) {
   const t0 = performance.now();
   const c0 = process.cpuUsage();
   const m0 = threadCpuMs();
+  const w0 = threadWaitMs();
   const tasks0 = tasksCpuMs();
   const elu0 = performance.eventLoopUtilization();
   let clientsMs = Number.NaN;
@@ -135,6 +144,7 @@ for (let run = 1; run <= runs; run++) {
   const dt = performance.now() - t0;
   const cpu = process.cpuUsage(c0);
   const mainMs = threadCpuMs() - m0;
+  const waitMs = threadWaitMs() - w0;
   const elu = performance.eventLoopUtilization(elu0).utilization;
   // The server's other threads (the search-text worker, the WAL checkpointer, libuv's pool),
   // busiest first; the clients' worker has ended and reported its own CPU.
@@ -150,7 +160,8 @@ for (let run = 1; run <= runs; run++) {
   figures.push(rate);
   console.log(
     `run ${run}: ${(dt / 1000).toFixed(2)} s, ${rate.toFixed(0)} turns/s (target >= 1000), ` +
-      `server thread ${(mainMs / turns).toFixed(2)} ms CPU/turn (event loop ${(100 * elu).toFixed(0)}% busy), ` +
+      `server thread ${(mainMs / turns).toFixed(2)} ms CPU/turn (event loop ${(100 * elu).toFixed(0)}% busy, ` +
+      `${(waitMs / turns).toFixed(2)} ms/turn waiting for a core), ` +
       `process ${((cpu.user + cpu.system) / 1000 / turns).toFixed(2)} ms CPU/turn; ${turns} prompts and answers checked`,
   );
   const perTurn = (ms) => (ms / turns).toFixed(2);
