@@ -278,8 +278,17 @@ test("a chip pressed while the reply under it streams stays put and opens its so
 }) => {
   test.setTimeout(90_000);
   const deep = await answerCitedFromNewThread(page, rig);
+  // History reads: a page read while the events are held would show the reply as stored so far,
+  // past the held events (CI: a brand-new thread read `around=` its first message and the view
+  // jumped to the nearly whole reply, the chip 229 px above the view).
+  const historyReads: string[] = [];
+  page.on("request", (request) => {
+    if (/\/messages\?/.test(request.url())) historyReads.push(request.url());
+  });
   const events = await controlThreadEvents(page);
   const threadId = await createThreadFromUi(page);
+  const readsOfThread = () => historyReads.filter((url) => url.includes(`/threads/${threadId}/`));
+  const readsAtLoad = readsOfThread().length;
   await events.hold(true);
   const elsewhere = serializeAssistantCitation({ ...deep, comment: "From the long thread" });
   const sent = await page.request.post(`/api/threads/${threadId}/turns`, {
@@ -303,6 +312,8 @@ test("a chip pressed while the reply under it streams stays put and opens its so
       { intervals: [50], timeout: 30_000 },
     )
     .toBeGreaterThan(0);
+  // The reply grew by the released events alone: a brand-new thread has no history to read.
+  expect(readsOfThread().slice(readsAtLoad)).toEqual([]);
   // Inside the timeline's box (not under the thread header): the press is in the timeline.
   const view = (await scroller.boundingBox())!;
   const box = (await chip.boundingBox())!;

@@ -4,7 +4,9 @@
  * fully inside the visible timeline (below the header, above the strips and the composer, never
  * under a fade), read by `support/landing.ts` once the jump has settled. 0 misses allowed.
  *
- * These tests add turns to the seeded thread, so this file sorts after navigation.spec.ts.
+ * These tests add turns to the seeded thread, so this file sorts after navigation.spec.ts. Each
+ * stands alone (the sweep tests post their own prompt), so the file's tests run in parallel:
+ * the two workers share the sweep out.
  */
 import type { Locator, Page } from "@playwright/test";
 import {
@@ -17,6 +19,8 @@ import {
 import { expect, row, sendPrompt, test } from "./support/fixtures.ts";
 import { readLanding, waitForSettledJump } from "./support/landing.ts";
 import type { RigState } from "./support/rig.ts";
+
+test.describe.configure({ mode: "parallel" });
 
 type PageMessage = { id: string; kind: string; role: string; text: string; status: string };
 
@@ -137,8 +141,35 @@ const DISTANCES = [0, 1, 20, 300, 1900] as const;
 /** Where the chip is clicked, as a fraction of the visible timeline's height. */
 const POSITIONS = [0.12, 0.35, 0.6, 0.85] as const;
 
-/** Posts the sweep's long prompt (chips first, then filler lines so it folds); returns its id. */
+/** Resolves once the seeded thread has no running turn. */
+async function seededTurnEnded(page: Page, rig: RigState): Promise<void> {
+  await expect
+    .poll(async () => {
+      const newest = await page.request.get(`/api/threads/${rig.seededThreadId}`);
+      const detail = (await newest.json()) as { activeTurn: unknown };
+      return detail.activeTurn === null;
+    })
+    .toBe(true);
+}
+
+/**
+ * Posts the sweep's long prompt (chips first, then filler lines so it folds); returns its id.
+ * Two plain turns go first (as the recipe's two did when the sweep was one test after it), so
+ * the answers 0 and 1 turns above the prompt are plain demo answers even after another sweep on
+ * this server: a sweep's own answer quotes its chips' words, which may repeat its own first
+ * sentence (the demo has four openings), and would make that citation ambiguous.
+ */
 async function postSweepPrompt(page: Page, rig: RigState): Promise<string> {
+  for (const input of [
+    "A first plain question above the landing sweep.",
+    "Another plain question right above the landing sweep.",
+  ]) {
+    const plain = await page.request.post(`/api/threads/${rig.seededThreadId}/turns`, {
+      data: { input },
+    });
+    expect(plain.ok()).toBe(true);
+    await seededTurnEnded(page, rig);
+  }
   const messages = await allMessages(page, rig.seededThreadId);
   const answers = messages.filter((m) => m.kind === "answer" && m.status === "complete");
   const chips = DISTANCES.map((distance) => {
@@ -165,13 +196,7 @@ async function postSweepPrompt(page: Page, rig: RigState): Promise<string> {
   });
   expect(sent.ok()).toBe(true);
   const body = (await sent.json()) as { message?: { id: string }; prompt?: { id: string } };
-  await expect
-    .poll(async () => {
-      const newest = await page.request.get(`/api/threads/${rig.seededThreadId}`);
-      const detail = (await newest.json()) as { activeTurn: unknown };
-      return detail.activeTurn === null;
-    })
-    .toBe(true);
+  await seededTurnEnded(page, rig);
   const id = body.message?.id ?? body.prompt?.id;
   if (id) return id;
   const after = await page.request.get(`/api/threads/${rig.seededThreadId}/messages?limit=10`);
@@ -179,41 +204,52 @@ async function postSweepPrompt(page: Page, rig: RigState): Promise<string> {
   return newest.messages.filter((m) => m.role === "user").at(-1)!.id;
 }
 
-test("sweep: from every chip place, folded and unfolded, at every distance, the words land in view", async ({
-  page,
-  rig,
-}) => {
-  test.setTimeout(600_000);
-  const promptId = await postSweepPrompt(page, rig);
-  const misses: string[] = [];
-  for (const unfolded of [false, true]) {
-    for (const distance of DISTANCES) {
-      for (const fraction of POSITIONS) {
-        await page.goto(rig.seededThreadPath);
-        const prompt = row(page, promptId);
-        await expect(prompt).toHaveAttribute("data-long-message", "folded");
-        if (unfolded) {
-          await prompt.getByRole("button", { name: "Show more" }).click();
-          await expect(prompt).toHaveAttribute("data-long-message", "unfolded");
-        }
-        const chip = prompt.getByRole("link", { name: new RegExp(`Landing ${distance} back`) });
-        await placeChipAt(page, chip, fraction);
-        const label = (await chip.getAttribute("aria-label")) ?? "";
-        const landing = await jumpFrom(
-          page,
-          chip,
-          label.slice(label.indexOf("back: ") + 6, -1),
-        ).catch((error: unknown) => ({ inView: false, error: String(error).slice(0, 200) }));
-        if (!landing.inView) {
-          misses.push(
-            `${unfolded ? "unfolded" : "folded"} d=${distance} at ${fraction}: ${JSON.stringify(landing)}`,
-          );
+/**
+ * The sweep, in four tests (fold state x upper or lower chip places, 10 jumps each) that the
+ * workers share out: each posts its own sweep prompt, so it starts as the whole sweep did, with
+ * its prompt the thread's newest.
+ */
+for (const unfolded of [false, true]) {
+  for (const [half, positions] of [
+    ["upper", POSITIONS.slice(0, 2)],
+    ["lower", POSITIONS.slice(2)],
+  ] as const) {
+    test(`sweep (${unfolded ? "unfolded" : "folded"}, chip in the ${half} half): from every chip place at every distance, the words land in view`, async ({
+      page,
+      rig,
+    }) => {
+      test.setTimeout(300_000);
+      const promptId = await postSweepPrompt(page, rig);
+      const misses: string[] = [];
+      for (const distance of DISTANCES) {
+        for (const fraction of positions) {
+          // Each jump from a freshly opened thread: nothing measured or loaded by the one before.
+          await page.goto(rig.seededThreadPath);
+          const prompt = row(page, promptId);
+          await expect(prompt).toHaveAttribute("data-long-message", "folded");
+          if (unfolded) {
+            await prompt.getByRole("button", { name: "Show more" }).click();
+            await expect(prompt).toHaveAttribute("data-long-message", "unfolded");
+          }
+          const chip = prompt.getByRole("link", { name: new RegExp(`Landing ${distance} back`) });
+          await placeChipAt(page, chip, fraction);
+          const label = (await chip.getAttribute("aria-label")) ?? "";
+          const landing = await jumpFrom(
+            page,
+            chip,
+            label.slice(label.indexOf("back: ") + 6, -1),
+          ).catch((error: unknown) => ({ inView: false, error: String(error).slice(0, 200) }));
+          if (!landing.inView) {
+            misses.push(
+              `${unfolded ? "unfolded" : "folded"} d=${distance} at ${fraction}: ${JSON.stringify(landing)}`,
+            );
+          }
         }
       }
-    }
+      expect(misses).toEqual([]);
+    });
   }
-  expect(misses).toEqual([]);
-});
+}
 
 /** The seeded last prompt's deep link to `turn` (its citation). */
 async function seededDeepLink(page: Page, rig: RigState, turn: number): Promise<AssistantCitation> {

@@ -88,7 +88,7 @@ export function mergeMessages(
     const seqOf = (id: string) => byId.get(id)?.seq ?? 0;
     let ranges = state.ranges;
     for (const message of [...added].sort((a, b) => a.seq - b.seq)) {
-      ranges = insertLiveMessage(ranges, message.id, message.seq, seqOf);
+      ranges = insertLiveMessage(ranges, message.id, message.seq, seqOf, state.readEmpty);
     }
     next = withRanges(next, ranges);
   }

@@ -23,6 +23,11 @@ export type ThreadState = {
    * refetches them; `message.completed` also repairs them.
    */
   staleMessageIds: ReadonlySet<string>;
+  /**
+   * The newest page read showed no message at all (a brand-new thread): every message since
+   * arrives live, so the range they start begins the thread and has no older history to read.
+   */
+  readEmpty: boolean;
 };
 
 /** An empty thread state. */
@@ -37,6 +42,7 @@ export function createThreadState(): ThreadState {
     pendingUserInput: null,
     lastEventId: 0,
     staleMessageIds: new Set(),
+    readEmpty: false,
   };
 }
 

@@ -215,6 +215,28 @@ describe("threadReducer", () => {
     expect(state.order).toEqual(["m1", "m3", "m4", "m5"]);
   });
 
+  // A brand-new thread's live range asked for older history it cannot have (an `around=` read),
+  // whose stored copy of the streaming reply overtook the live events (navigation.spec.ts
+  // "a chip pressed while the reply under it streams stays put" failed in CI).
+  it("starts the thread with the live messages of a thread read empty: no older history to read", () => {
+    const empty = run(loaded(), [
+      { type: "page.loaded", page: page([], null), position: "newest" },
+      event(11, { type: "message.created", message: message(2) }),
+      event(12, { type: "message.created", message: message(1) }),
+      event(13, { type: "message.created", message: message(3) }),
+    ]);
+    expect(empty.order).toEqual(["m1", "m2", "m3"]);
+    expect(newestRange(empty)).toMatchObject({ hasOlder: false, hasNewer: false });
+    // Live messages of a thread not read yet (or read with history) still have older history.
+    const unread = run(loaded(), [event(11, { type: "message.created", message: message(7) })]);
+    expect(newestRange(unread)).toMatchObject({ hasOlder: true, olderCursor: null });
+    const read = run(loaded(), [
+      { type: "page.loaded", page: page([message(1), message(2)], "c1"), position: "newest" },
+      event(11, { type: "message.created", message: message(3) }),
+    ]);
+    expect(newestRange(read)).toMatchObject({ hasOlder: true, olderCursor: "c1" });
+  });
+
   it("keeps the order array identity when only text changes", () => {
     const state = run(loaded(), [
       event(11, {

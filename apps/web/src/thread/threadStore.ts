@@ -74,6 +74,10 @@ export function threadReducer(state: ThreadState, action: ThreadAction): ThreadS
     }
     case "page.loaded": {
       let next = mergeMessages(state, action.page.messages, { live: false });
+      if (action.position === "newest") {
+        const readEmpty = action.page.messages.length === 0 && action.page.nextCursor === null;
+        if (readEmpty !== next.readEmpty) next = { ...next, readEmpty };
+      }
       next = addPageRange(next, action);
       for (const turn of action.page.turns) next = applyTurn(next, turn, { onlyIfUnknown: true });
       return next;

@@ -186,20 +186,23 @@ export function insertSegment(
 /**
  * Adds a message that just happened (a live event or the prompt the user sent) to the newest
  * range, by seq. With no range that reaches the newest message yet, it starts one (the newest
- * page merges with it later). A message older than the newest range that falls in no range's
- * span is left out: it will arrive with the page that covers it.
+ * page merges with it later); `startsThread` (the thread was read empty, so nothing is older)
+ * makes that range begin the thread, with no older history to ask for. A message older than the
+ * newest range that falls in no range's span is left out: it will arrive with the page that
+ * covers it.
  */
 export function insertLiveMessage(
   ranges: readonly HistoryRange[],
   id: string,
   seq: number,
   seqOf: SeqOf,
+  startsThread = false,
 ): readonly HistoryRange[] {
   const last = ranges[ranges.length - 1];
   if (last === undefined || (last.hasNewer && seq > lastSeq(last, seqOf))) {
     const live: HistoryRange = {
       ids: [id],
-      hasOlder: true,
+      hasOlder: !(last === undefined && startsThread),
       olderCursor: null,
       hasNewer: false,
       newerCursor: null,
@@ -207,12 +210,15 @@ export function insertLiveMessage(
     return normalize([...ranges, live]);
   }
   // The newest range takes any later message; one started by live messages alone (its older
-  // edge unknown: no page has told it) takes an earlier one too, as events may come out of order.
+  // edge unknown: no page has told it, or the thread was read empty) takes an earlier one too,
+  // as events may come out of order.
   const index = ranges.findIndex(
     (range, i) =>
       (i === ranges.length - 1 &&
         !range.hasNewer &&
-        (seq > firstSeq(range, seqOf) || (range.hasOlder && range.olderCursor === null))) ||
+        (seq > firstSeq(range, seqOf) ||
+          (range.hasOlder && range.olderCursor === null) ||
+          startsThread)) ||
       (seq >= firstSeq(range, seqOf) && seq <= lastSeq(range, seqOf)),
   );
   if (index === -1) return ranges;
