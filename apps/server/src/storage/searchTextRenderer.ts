@@ -94,7 +94,7 @@ export function createSearchTextRenderer(): SearchTextRenderer {
 /**
  * The worker: the bundled file beside the bundle, or from the sources the TypeScript entry
  * through tsx (or, in the server's tests, the bundle their run built:
- * `testing/searchWorkerBundle.ts`).
+ * `testing/testBundles.ts`).
  */
 function spawnWorker(): Worker {
   const here = import.meta.url;
