@@ -10,6 +10,8 @@ export default defineProject({
     include: ["src/**/*.test.ts"],
     // Needs PostgreSQL: runs in the server-pg project (vitest.postgres.config.ts).
     exclude: ["src/**/*.postgres.test.ts"],
+    // The server and its search worker, bundled once per run (src/testing/testBundles.ts).
+    globalSetup: ["./src/testing/testBundles.ts"],
     benchmark: { include: ["bench/**/*.bench.ts"] },
     testTimeout: 20_000,
   },

@@ -34,7 +34,7 @@ export default defineProject({
     // As in `server`: files share a worker's module graph (README, "Tests").
     isolate: false,
     include: POSTGRES_TEST_FILES,
-    globalSetup: ["./src/testing/postgresGlobalSetup.ts"],
+    globalSetup: ["./src/testing/postgresGlobalSetup.ts", "./src/testing/testBundles.ts"],
     env: { CHAT_TEST_STORE: "postgres" },
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -43,7 +43,8 @@ async function allMessages(server: ServerProcess, threadId: string): Promise<Mes
 
 beforeAll(async () => {
   dataDir = await makeTempDir("chat-multi-");
-  databaseUrl = (await testDatabaseUrl(dataDir))!;
+  // An empty database: both processes start on it at once and apply the migrations once.
+  databaseUrl = (await testDatabaseUrl(dataDir, { migrated: false }))!;
   [a, b] = await Promise.all([startProcess(0), startProcess(0)]);
 }, 60_000);
 

@@ -14,6 +14,7 @@ import {
   ThreadSearchResponseSchema,
 } from "@app/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { searchTextOf } from "../storage/searchText.ts";
 import {
   makeTempDir,
   openTestStore,
@@ -99,10 +100,36 @@ beforeAll(async () => {
       await tx.updateTurn({ id: turnId, status: "completed", completedAt: now });
     };
     for (const [n, [user, answer]] of TURNS.entries()) await turn(threadId, n, user, answer);
-    for (let n = 0; n < BIG_TURNS; n++) {
-      await turn(bigThreadId, n, `needle ${n}`, `Answer ${n} has one *needle* in it.`);
+    // The big thread goes in as the seed writes (`appendFinishedTurns`: the rows and index of
+    // the writes above, held to them by `seed.bulk.test.ts`), fifty turns at a time.
+    const finished = (thread: string, n: number, user: string, answer: string) => {
+      const message = (id: string, text: string, role: "user" | "assistant") => ({
+        id,
+        text,
+        searchText: searchTextOf(role, text),
+        now,
+      });
+      return {
+        turnId: `${thread}-turn-${n}`,
+        prompt: { ...message(`${thread}-u${n}`, user, "user"), providerInput: user },
+        replies: [{ ...message(`${thread}-a${n}`, answer, "assistant"), kind: "answer" as const }],
+        citations: [],
+      };
+    };
+    for (let n = 0; n < BIG_TURNS; n += 50) {
       // Another thread's matches interleave with the big thread's in the index.
-      if (n % 50 === 0) await turn(otherThreadId, n, "needle elsewhere", "needle too");
+      await turn(otherThreadId, n, "needle elsewhere", "needle too");
+      await tx.appendFinishedTurns(
+        bigThreadId,
+        Array.from({ length: 50 }, (_, i) =>
+          finished(
+            bigThreadId,
+            n + i,
+            `needle ${n + i}`,
+            `Answer ${n + i} has one *needle* in it.`,
+          ),
+        ),
+      );
     }
   });
   await store.close();

@@ -1,7 +1,9 @@
 import type { Thread } from "@app/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { searchTextOf } from "../storage/searchText.ts";
 import {
   citationLink,
+  openTestStore,
   RecordingAdapter,
   removeDir,
   startTestServer,
@@ -64,11 +66,42 @@ describe("GET /api/threads/:threadId/export.md", () => {
 
   it("streams a thread longer than one read page whole and in order", async () => {
     const thread = (await (await server.post("/api/threads", {})).json()) as Thread;
-    // 230 turns: 690 messages, several pages of the export's reader.
-    for (let i = 0; i < 230; i++) {
-      await server.post(`/api/threads/${thread.id}/turns`, { input: `Question ${i}` });
+    // 230 turns: 690 messages, several pages of the export's reader. The server's turns wrote
+    // them (the test above exports those); here they go in as the seed writes them, in bulk
+    // (held to the one-query-per-row writes by `seed.bulk.test.ts`), through a second store on
+    // the server's database.
+    const store = await openTestStore(server.dataDir);
+    try {
+      const now = new Date().toISOString();
+      const message = (id: string, text: string, role: "user" | "assistant") => ({
+        id,
+        text,
+        searchText: searchTextOf(role, text),
+        now,
+      });
+      await store.transaction((tx) =>
+        tx.appendFinishedTurns(
+          thread.id,
+          Array.from({ length: 230 }, (_, i) => ({
+            turnId: `export-turn-${i}`,
+            prompt: {
+              ...message(`export-q-${i}`, `Question ${i}`, "user"),
+              providerInput: `Question ${i}`,
+            },
+            replies: [
+              { ...message(`export-p-${i}`, "Looking it up…", "assistant"), kind: "progress" },
+              {
+                ...message(`export-a-${i}`, "Here is **the answer**.", "assistant"),
+                kind: "answer",
+              },
+            ],
+            citations: [],
+          })),
+        ),
+      );
+    } finally {
+      await store.close();
     }
-    await server.provider.whenIdle();
     const res = await server.request(`/api/threads/${thread.id}/export.md`);
     expect(res.headers.get("content-length")).toBeNull();
     const markdown = await res.text();

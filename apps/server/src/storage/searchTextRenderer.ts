@@ -5,6 +5,7 @@
  * top-level block at a time (`renderedTextSteps`), yielding between blocks, so a reply of many
  * blocks still never blocks for long (one huge paragraph would: hence the worker first).
  */
+import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { renderedTextSteps } from "@app/markdown";
 import type { SearchTextReply, SearchTextRequest } from "./searchTextWorker.ts";
@@ -90,7 +91,11 @@ export function createSearchTextRenderer(): SearchTextRenderer {
   };
 }
 
-/** The worker: the bundled file beside the bundle, or the TypeScript entry through tsx. */
+/**
+ * The worker: the bundled file beside the bundle, or from the sources the TypeScript entry
+ * through tsx (or, in the server's tests, the bundle their run built:
+ * `testing/testBundles.ts`).
+ */
 function spawnWorker(): Worker {
   const here = import.meta.url;
   // The main thread's stack (about 1 MB), not a worker's default 4 MB: the same Markdown
@@ -98,6 +103,8 @@ function spawnWorker(): Worker {
   // 1 s rather than 15 s.
   const options = { resourceLimits: { stackSizeMb: 1 } };
   if (!here.endsWith(".ts")) return new Worker(new URL("./searchTextWorker.mjs", here), options);
+  const testBundle = process.env.CHAT_TEST_SEARCH_WORKER_BUNDLE;
+  if (testBundle) return new Worker(pathToFileURL(testBundle), options);
   // Sources (tsx, vitest): the worker registers tsx before loading the TypeScript entry.
   const tsx = JSON.stringify(import.meta.resolve("tsx/esm/api"));
   const entry = JSON.stringify(new URL("./searchTextWorker.ts", here).href);

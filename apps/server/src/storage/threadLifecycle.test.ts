@@ -22,6 +22,7 @@ import {
   type CrossThreadPlan,
   INDEX_FIRST_BELOW,
   ORDERED_WINDOW,
+  searchTextOf,
   WALK_WINDOWS,
 } from "./searchText.ts";
 import { StorageUnavailableError } from "./storageErrors.ts";
@@ -75,6 +76,43 @@ async function thread(id: string, now: string, texts: [string, string][]): Promi
     }
   });
   return ids;
+}
+
+/**
+ * {@link thread} in bulk (`appendFinishedTurns`, the seed's write, held to the one-row-at-a-time
+ * writes by `seed.bulk.test.ts`): the same rows and search index in a few statements, for
+ * filler that the searches must walk past.
+ */
+async function bulkThread(id: string, now: string, texts: [string, string][]): Promise<void> {
+  await store.transaction(async (tx) => {
+    await tx.createThread({ id, title: null, now });
+    await tx.appendFinishedTurns(
+      id,
+      texts.map(([prompt, answer]) => {
+        const n = ++counter;
+        return {
+          turnId: `${id}-t${n}`,
+          prompt: {
+            id: `${id}-p${n}`,
+            text: prompt,
+            providerInput: prompt,
+            searchText: searchTextOf("user", prompt),
+            now,
+          },
+          replies: [
+            {
+              id: `${id}-a${n}`,
+              kind: "answer",
+              text: answer,
+              searchText: searchTextOf("assistant", answer),
+              now,
+            },
+          ],
+          citations: [],
+        };
+      }),
+    );
+  });
 }
 
 async function allPages(limit: number, prefix: string): Promise<string[]> {
@@ -419,7 +457,7 @@ describe("search all threads", () => {
     // More rows without a match than a batch walks, after the last window that had some.
     const fillerThreads = Math.ceil((ORDERED_WINDOW * (WALK_WINDOWS + 1) + 200) / 40);
     for (let t = 0; t < fillerThreads; t++) {
-      await thread(
+      await bulkThread(
         `walk-filler-${t}`,
         at(10 + t),
         Array.from({ length: 20 }, (_, n) => [`filler ${n}`, `nothing to see ${n}`]),

@@ -89,9 +89,15 @@ export const testStoreKind: "sqlite" | "postgres" =
 
 /**
  * The PostgreSQL URL that belongs to `dataDir` (its database is created on first use), or
- * null when the tests run on SQLite.
+ * null when the tests run on SQLite. The database starts as a copy of the run's migrated
+ * template (`postgresGlobalSetup.ts`), so a server opening it finds every migration applied;
+ * `{ migrated: false }` gives an empty one instead, for a test of the migrations themselves
+ * (processes that start together on a new database apply them once).
  */
-export async function testDatabaseUrl(dataDir: string): Promise<string | null> {
+export async function testDatabaseUrl(
+  dataDir: string,
+  options: { migrated?: boolean } = {},
+): Promise<string | null> {
   // Files share a worker's modules (isolate: false): a worker must never carry this module from
   // one project into the other, or server-pg would run quietly on SQLite.
   if ((process.env.CHAT_TEST_STORE === "postgres") !== (testStoreKind === "postgres")) {
@@ -108,7 +114,9 @@ export async function testDatabaseUrl(dataDir: string): Promise<string | null> {
   await admin.connect();
   try {
     const exists = await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
-    if (exists.rowCount === 0) await admin.query(`CREATE DATABASE ${name}`);
+    const template = process.env.CHAT_TEST_PG_TEMPLATE;
+    const from = options.migrated !== false && template ? ` TEMPLATE ${template}` : "";
+    if (exists.rowCount === 0) await admin.query(`CREATE DATABASE ${name}${from}`);
   } finally {
     await admin.end();
   }

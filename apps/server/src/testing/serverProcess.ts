@@ -1,6 +1,7 @@
 /**
- * The server as a real process (`node --import tsx src/main.ts`, what `npm run serve` runs), for
- * tests and benchmarks with several processes on one database. {@link ServerProcess.kill} can
+ * The server as a real process (the bundle the test run built, what `npm start` runs, or else
+ * `node --import tsx src/main.ts`), for tests and benchmarks with several processes on one
+ * database. {@link ServerProcess.kill} can
  * end it with SIGKILL, as a crash would.
  */
 import { type ChildProcess, spawn } from "node:child_process";
@@ -20,7 +21,11 @@ export interface ServerProcess {
 export function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   // SERVER_NODE_ARGS: extra Node flags for every server process (e.g. `--cpu-prof` in a bench).
   const nodeArgs = (process.env.SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "src/main.ts"], {
+  // The server bundled for the test run (`testBundles.ts`, what `npm start` runs), else the
+  // sources through tsx.
+  const bundle = process.env.CHAT_TEST_SERVER_BUNDLE;
+  const entry = bundle ? [bundle] : ["--import", "tsx", "src/main.ts"];
+  const child = spawn(process.execPath, [...nodeArgs, ...entry], {
     cwd: SERVER_DIR,
     env: {
       ...process.env,

@@ -1,0 +1,55 @@
+/**
+ * Vitest global setup of `server` and `server-pg`: bundles the server and its search indexer's
+ * worker once per run, as `scripts/build.mjs` bundles them for `npm start`, and names the files
+ * for the tests:
+ * - CHAT_TEST_SEARCH_WORKER_BUNDLE, the worker `storage/searchTextRenderer.ts` starts. From the
+ *   sources, each store's worker would otherwise load tsx and every module of the Markdown
+ *   pipeline through it: about ten times the CPU of starting the bundle, and nearly every test
+ *   store starts one (every stored message is rendered there).
+ * - CHAT_TEST_SERVER_BUNDLE, the server `serverProcess.ts` runs as a process (what `npm start`
+ *   runs), instead of `node --import tsx src/main.ts` loading every source through tsx.
+ * The files go to a dir of their own under the server's `node_modules/.cache` (beside
+ * `better-sqlite3`, which the bundle leaves out and imports), removed at the end of the run.
+ */
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { build } from "esbuild";
+
+const SERVER_DIR = resolve(import.meta.dirname, "../..");
+const WORKER = "CHAT_TEST_SEARCH_WORKER_BUNDLE";
+const SERVER = "CHAT_TEST_SERVER_BUNDLE";
+
+export default async function setup(): Promise<() => Promise<void>> {
+  // Both projects run this in one process: the first one's bundles serve both.
+  const built = process.env[SERVER];
+  if (built && existsSync(built)) return async () => {};
+  const cache = join(SERVER_DIR, "node_modules/.cache");
+  await mkdir(cache, { recursive: true });
+  const dir = await mkdtemp(join(cache, "chat-test-bundles-"));
+  await build({
+    entryPoints: {
+      server: join(SERVER_DIR, "src/main.ts"),
+      searchTextWorker: join(SERVER_DIR, "src/storage/searchTextWorker.ts"),
+    },
+    outdir: dir,
+    outExtension: { ".js": ".mjs" },
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    external: ["better-sqlite3"],
+    // As scripts/build.mjs: a CommonJS dependency may call require(), which an ES module lacks.
+    banner: {
+      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+    },
+    logLevel: "warning",
+  });
+  process.env[WORKER] = join(dir, "searchTextWorker.mjs");
+  process.env[SERVER] = join(dir, "server.mjs");
+  return async () => {
+    delete process.env[WORKER];
+    delete process.env[SERVER];
+    await rm(dir, { recursive: true, force: true });
+  };
+}
