@@ -1,6 +1,6 @@
 /**
  * Vitest global setup of `server` and `server-pg`: bundles the server and its search indexer's
- * worker once per run, as `scripts/build.mjs` bundles them for `npm start`, and names the files
+ * worker once per run, with `scripts/bundle.mjs` as `scripts/build.mjs` does for `npm start`, and names the files
  * for the tests:
  * - CHAT_TEST_SEARCH_WORKER_BUNDLE, the worker `storage/searchTextRenderer.ts` starts. From the
  *   sources, each store's worker would otherwise load tsx and every module of the Markdown
@@ -14,7 +14,7 @@
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { build } from "esbuild";
+import { bundleServer } from "../../scripts/bundle.mjs";
 
 const SERVER_DIR = resolve(import.meta.dirname, "../..");
 const WORKER = "CHAT_TEST_SEARCH_WORKER_BUNDLE";
@@ -27,24 +27,8 @@ export default async function setup(): Promise<() => Promise<void>> {
   const cache = join(SERVER_DIR, "node_modules/.cache");
   await mkdir(cache, { recursive: true });
   const dir = await mkdtemp(join(cache, "chat-test-bundles-"));
-  await build({
-    entryPoints: {
-      server: join(SERVER_DIR, "src/main.ts"),
-      searchTextWorker: join(SERVER_DIR, "src/storage/searchTextWorker.ts"),
-    },
-    outdir: dir,
-    outExtension: { ".js": ".mjs" },
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    external: ["better-sqlite3"],
-    // As scripts/build.mjs: a CommonJS dependency may call require(), which an ES module lacks.
-    banner: {
-      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
-    },
-    logLevel: "warning",
-  });
+  await bundleServer(SERVER_DIR, dir);
+
   process.env[WORKER] = join(dir, "searchTextWorker.mjs");
   process.env[SERVER] = join(dir, "server.mjs");
   return async () => {
