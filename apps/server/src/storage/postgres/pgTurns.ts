@@ -2,16 +2,19 @@
 import type { Message, Turn, TurnStatus } from "@app/protocol";
 import type { ChatQueries, HistoryBudget, HistoryTurn, ThreadDetailRecord } from "../chatStore.ts";
 import {
+  type MessageRow,
   THREAD_COLUMNS,
   type ThreadRow,
   TURN_COLUMNS,
   type TurnRow,
+  toMessage,
   toThreadRecord,
   toTurn,
   toUserInput,
   USER_INPUT_COLUMNS,
   type UserInputRow,
 } from "../rows.ts";
+import { SEARCH_INLINE_MAX_CHARS } from "../searchText.ts";
 import { turnsWithinBudget } from "../storeLogic.ts";
 import type { HistoryTextCache } from "./historyTexts.ts";
 import { type PgContext, UNFINISHED } from "./pgRun.ts";
@@ -96,6 +99,61 @@ export function pgTurnQueries(
       versionOf?: string;
     }): Promise<{ turn: Turn; message: Message }> {
       const seq = await nextSeq(input.threadId, input.now);
+      if (input.versionOf === undefined && input.text.length > SEARCH_INLINE_MAX_CHARS) {
+        // Issue 33: the turn, its prompt (after the last message shown; read now, under the
+        // thread's row lock `nextSeq` took) and its place in the search queue in one statement,
+        // so the thread's lock is held for two round trips instead of five.
+        const [stored] = await ctx.rows<{ id: string }>(
+          "insertTurnWithPrompt",
+          `WITH last AS (
+             SELECT id FROM messages WHERE thread_id = $2 AND on_path = 1 ORDER BY seq DESC LIMIT 1
+           ), turn AS (
+             INSERT INTO turns (id, thread_id, prompt_seq, status, provider_input, created_at)
+             VALUES ($1, $2, $3, 'running', $4, $5) RETURNING id
+           ), prompt AS (
+             INSERT INTO messages (id, thread_id, turn_id, seq, role, kind, text, status,
+               created_at, parent_id, on_path, chosen)
+             SELECT $6, $2, turn.id, $3, 'user', 'prompt', $7, 'complete', $5,
+               (SELECT id FROM last), 1, 1
+             FROM turn RETURNING id
+           ), queued AS (
+             INSERT INTO search_pending (message_id) SELECT id FROM prompt ON CONFLICT DO NOTHING
+           )
+           SELECT id FROM prompt`,
+          [
+            input.turnId,
+            input.threadId,
+            seq,
+            input.providerInput,
+            input.now,
+            input.messageId,
+            input.text,
+          ],
+        );
+        if (!stored) throw new Error(`The prompt of turn ${input.turnId} was not stored.`);
+        const turn: TurnRow = {
+          id: input.turnId,
+          thread_id: input.threadId,
+          prompt_seq: seq,
+          status: "running",
+          error_code: null,
+          error_message: null,
+          created_at: input.now,
+          completed_at: null,
+        };
+        const message: MessageRow = {
+          id: input.messageId,
+          thread_id: input.threadId,
+          turn_id: input.turnId,
+          seq,
+          role: "user",
+          kind: "prompt",
+          text: input.text,
+          status: "complete",
+          created_at: input.now,
+        };
+        return { turn: toTurn(turn), message: toMessage(message) };
+      }
       const [turn] = await ctx.rows<TurnRow>(
         "insertTurn",
         `INSERT INTO turns (id, thread_id, prompt_seq, status, provider_input, created_at)
