@@ -16,11 +16,15 @@
  *     apps/server/bench/twoProcesses.bench.ts        (from the root; default 3 iterations)
  *
  * `SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR"` profiles every server process (written
- * when it stops); `-t "two processes"` runs only the two-process case.
+ * when it stops); `-t "two processes"` runs only the two-process case. `BENCH_PG_STATEMENTS=1`
+ * loads `pg_stat_statements` into the cluster and prints, after each PostgreSQL run, the
+ * statements a turn runs: calls and execution time per turn, the busiest first (it costs some
+ * CPU of its own, so turns/s figures come from runs without it).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import type { MessagePage, Thread, ThreadDetail } from "@app/protocol";
+import pg from "pg";
 import { afterAll, bench, describe } from "vitest";
 import { makeTempDir, removeDir } from "../src/testing/harness.ts";
 import { startPostgresCluster } from "../src/testing/postgresCluster.ts";
@@ -35,7 +39,19 @@ const TURNS_PER_CLIENT = 20;
 const CLIENTS_PER_THREAD = 5;
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 3);
 
-const cluster = await startPostgresCluster();
+const STATEMENTS = process.env.BENCH_PG_STATEMENTS === "1";
+const cluster = await startPostgresCluster(
+  STATEMENTS
+    ? {
+        settings: [
+          "shared_preload_libraries=pg_stat_statements",
+          "pg_stat_statements.track=all",
+          "pg_stat_statements.track_planning=on",
+          "track_functions=all",
+        ],
+      }
+    : {},
+);
 const pgDir = await makeTempDir("chat-bench-pg-");
 const sqliteDir = await makeTempDir("chat-bench-sqlite-");
 const common = { DEMO_CHUNK_DELAY_MS: "0", WEB_DIST: `${pgDir}/none` };
@@ -45,9 +61,54 @@ const pgProcesses = await Promise.all([
   startServerProcess({ ...common, DATABASE_URL: databaseUrl, DATA_DIR: pgDir }),
 ]);
 const sqliteProcess = await startServerProcess({ ...common, DATA_DIR: sqliteDir });
+const statements = STATEMENTS ? new pg.Client({ connectionString: databaseUrl }) : null;
+if (statements) {
+  await statements.connect();
+  await statements.query("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
+}
+
+/** Resets `pg_stat_statements` (with BENCH_PG_STATEMENTS=1). */
+async function resetStatements(): Promise<void> {
+  await statements?.query("SELECT pg_stat_statements_reset()");
+}
+
+type StatementRow = { toplevel: boolean; calls: string; ms: number; rows: string; query: string };
+
+/** The statements run since the reset (with BENCH_PG_STATEMENTS=1). */
+async function statementsSoFar(): Promise<StatementRow[]> {
+  if (!statements) return [];
+  const { rows } = await statements.query<StatementRow>(
+    `SELECT toplevel, calls, total_exec_time + total_plan_time AS ms, rows, query
+     FROM pg_stat_statements
+     WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+       AND query NOT LIKE '%pg_stat_statements%'
+     ORDER BY toplevel DESC, total_exec_time DESC`,
+  );
+  return rows;
+}
+
+/** Prints the statements of a run per turn (with BENCH_PG_STATEMENTS=1). */
+function printStatements(rows: StatementRow[], turns: number): void {
+  if (!statements) return;
+  const top = rows.filter((row) => row.toplevel);
+  const sum = (list: typeof rows, f: (row: (typeof rows)[number]) => number) =>
+    list.reduce((a, row) => a + f(row), 0);
+  console.log(
+    `statements per turn: ${(sum(top, (r) => Number(r.calls)) / turns).toFixed(1)} sent, ` +
+      `${(sum(top, (r) => r.ms) / turns).toFixed(2)} ms executing (planning included)`,
+  );
+  for (const row of rows) {
+    const calls = Number(row.calls) / turns;
+    if (calls < 0.005 && row.ms / turns < 0.005) continue;
+    console.log(
+      `  ${row.toplevel ? "" : "(nested) "}${calls.toFixed(2)} calls, ${(row.ms / turns).toFixed(3)} ms, ${(Number(row.rows) / turns).toFixed(2)} rows: ${row.query.replace(/\s+/g, " ").slice(0, 160)}`,
+    );
+  }
+}
 const sqliteProcessList = [sqliteProcess];
 
 afterAll(async () => {
+  await statements?.end();
   await Promise.all([...pgProcesses, sqliteProcess].map((p) => p.kill()));
   cluster.stop();
   await Promise.all([removeDir(pgDir), removeDir(sqliteDir)]);
@@ -84,22 +145,79 @@ function statFields(pid: number | string): string[] | null {
 }
 
 /**
- * CPU time (ms) of the PostgreSQL cluster: the postmaster with the children it reaped, and its
- * live children (backends, writers). NaN off Linux.
+ * CPU time (ms) of the PostgreSQL cluster by process: the postmaster with the children it reaped
+ * (key "reaped"), and each live child (backends, writers) by pid. Empty off Linux.
  */
-function postgresCpuMs(): number {
+function postgresCpuByPid(): Map<string, number> {
+  const byPid = new Map<string, number>();
   const postmaster = cluster.postmasterPid();
   const own = postmaster === null ? null : statFields(postmaster);
-  if (!own) return Number.NaN;
-  let ticks = Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14]);
+  if (!own) return byPid;
+  byPid.set("postmaster", ((Number(own[11]) + Number(own[12])) * 1000) / 100);
+  byPid.set("reaped", ((Number(own[13]) + Number(own[14])) * 1000) / 100);
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     const fields = statFields(entry);
     if (fields && Number(fields[1]) === postmaster) {
-      ticks += Number(fields[11]) + Number(fields[12]);
+      byPid.set(entry, ((Number(fields[11]) + Number(fields[12])) * 1000) / 100);
     }
   }
-  return (ticks * 1000) / 100;
+  return byPid;
+}
+
+/** The cluster's CPU (ms) between two {@link postgresCpuByPid} snapshots; NaN off Linux. */
+function postgresCpuMs(before: Map<string, number>, after: Map<string, number>): number {
+  if (after.size === 0) return Number.NaN;
+  let ms = 0;
+  for (const [pid, cpu] of after) ms += cpu - (before.get(pid) ?? 0);
+  return ms;
+}
+
+/**
+ * With BENCH_PG_STATEMENTS=1: the cluster's CPU per turn by kind of process (pool backends,
+ * LISTEN backends, each auxiliary process, exited children), from `pg_stat_activity`.
+ */
+async function printPostgresCpu(
+  before: Map<string, number>,
+  after: Map<string, number>,
+  turns: number,
+): Promise<void> {
+  if (!statements) return;
+  const { rows } = await statements.query<{ pid: number; kind: string }>(
+    `SELECT pid, CASE WHEN backend_type <> 'client backend' THEN backend_type
+       WHEN query LIKE 'LISTEN%' THEN 'LISTEN backend' ELSE 'other backend' END AS kind
+     FROM pg_stat_activity`,
+  );
+  const tables = await statements.query<{
+    relname: string;
+    ins: string;
+    upd: string;
+    hot: string;
+    del: string;
+    vacuums: string;
+    analyzes: string;
+  }>(
+    `SELECT relname, n_tup_ins AS ins, n_tup_upd AS upd, n_tup_hot_upd AS hot, n_tup_del AS del,
+       autovacuum_count AS vacuums, autoanalyze_count AS analyzes
+     FROM pg_stat_user_tables WHERE n_tup_ins + n_tup_upd + n_tup_del > 0 ORDER BY relname`,
+  );
+  console.log(
+    `tables (since the database was made: inserted/updated/HOT/deleted rows, autovacuums/analyzes): ${tables.rows
+      .map((t) => `${t.relname} ${t.ins}/${t.upd}/${t.hot}/${t.del} ${t.vacuums}/${t.analyzes}`)
+      .join("; ")}`,
+  );
+  const kinds = new Map(rows.map((row) => [String(row.pid), row.kind]));
+  const byKind = new Map<string, number>();
+  for (const [pid, cpu] of after) {
+    const kind = kinds.get(pid) ?? (pid === "reaped" || pid === "postmaster" ? pid : "gone");
+    byKind.set(kind, (byKind.get(kind) ?? 0) + cpu - (before.get(pid) ?? 0));
+  }
+  console.log(
+    `PostgreSQL CPU per turn by process: ${[...byKind]
+      .sort((a, b) => b[1] - a[1])
+      .map(([kind, ms]) => `${kind} ${(ms / turns).toFixed(2)} ms`)
+      .join(", ")}`,
+  );
 }
 
 /** All turns sent and answered; throws if anything was lost. Returns turns per second. */
@@ -110,7 +228,9 @@ async function load(
   run++;
   const cpuBefore = processes.map((p) => processCpuMs(p.child.pid));
   const loopBefore = processes.map((p) => mainThreadCpuMs(p.child.pid));
-  const pgBefore = postgresCpuMs();
+  const onPostgres = processes !== sqliteProcessList;
+  if (onPostgres) await resetStatements();
+  const pgBefore = postgresCpuByPid();
   const first = processes[0]!;
   const threads = await Promise.all(
     Array.from({ length: clients / CLIENTS_PER_THREAD }, () =>
@@ -138,6 +258,8 @@ async function load(
     }
   }
   const seconds = (performance.now() - began) / 1000;
+  // The turns' statements, before the checks below read the threads.
+  const ran = onPostgres ? await statementsSoFar() : [];
   const perThread = CLIENTS_PER_THREAD * TURNS_PER_CLIENT;
   for (const thread of threads) {
     const messages: MessagePage["messages"] = [];
@@ -169,8 +291,8 @@ async function load(
   const loop = processes.map((p, i) => mainThreadCpuMs(p.child.pid) - loopBefore[i]!);
   const loopCeiling = (turns * 1000) / Math.max(...loop);
   const cpuPerTurn = cpu.reduce((a, b) => a + b, 0) / turns;
-  const onPostgres = processes !== sqliteProcessList;
-  const pgPerTurn = onPostgres ? (postgresCpuMs() - pgBefore) / turns : 0;
+  const pgAfter = onPostgres ? postgresCpuByPid() : pgBefore;
+  const pgPerTurn = onPostgres ? postgresCpuMs(pgBefore, pgAfter) / turns : 0;
   // Turns/s the CPU allows with every core busy (clients not counted), and no event loop
   // busier than one core.
   const ceiling = (cores: number) =>
@@ -182,6 +304,10 @@ async function load(
       (onPostgres ? `, PostgreSQL ${pgPerTurn.toFixed(2)} ms per turn` : "") +
       `; CPU ceiling ${ceiling(2)} turns/s on 2 cores, ${ceiling(4)} on 4; load ${loadavg()[0]!.toFixed(1)}`,
   );
+  if (onPostgres) {
+    printStatements(ran, turns);
+    await printPostgresCpu(pgBefore, pgAfter, turns);
+  }
   if (processes === pgProcesses) lastTwo = turnsPerSecond;
   if (processes.length === 1 && processes[0] === pgProcesses[0]) {
     console.log(

@@ -74,7 +74,7 @@ export interface PostgresCluster {
  * started again from it later, and {@link PostgresCluster.stop} stops it without removing it.
  */
 export async function startPostgresCluster(
-  options: { keepIn?: string } = {},
+  options: { keepIn?: string; settings?: readonly string[] } = {},
 ): Promise<PostgresCluster> {
   const reason = postgresUnavailableReason();
   if (reason !== null) throw new Error(`Cannot start PostgreSQL: ${reason}`);
@@ -99,7 +99,9 @@ export async function startPostgresCluster(
     run("initdb", ["-D", data, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--no-sync"]);
   const port = await freePort();
   // fsync off: a test cluster need not survive a power cut, and commits get cheaper.
-  const serverOptions = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300`;
+  // `settings`: more `name=value` server settings (a bench loading pg_stat_statements).
+  const extra = (options.settings ?? []).map((setting) => ` -c ${setting}`).join("");
+  const serverOptions = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300${extra}`;
   run("pg_ctl", ["-D", data, "-w", "-l", join(dir, "log"), "-o", serverOptions, "start"]);
   const urlOf = (name: string) => `postgres://postgres@127.0.0.1:${port}/${name}`;
   const adminUrl = urlOf("postgres");

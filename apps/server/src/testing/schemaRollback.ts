@@ -4,10 +4,13 @@
  * migration must be undone too, or reapplying it fails (a column that already exists).
  * Append the undo of each new schema-changing migration here, newest first. (PostgreSQL's
  * migration 7, `PG_BRANCH_WRITE_KEYS`, only drops keys and an index with IF EXISTS: reapplying it
- * after a roll-back is a no-op, so it needs no undo.) PostgreSQL's migration 8 (issue 33: the event
- * in its NOTIFY) is undone first.
+ * after a roll-back is a no-op, so it needs no undo.) PostgreSQL's migration 9 (issue 33: the
+ * events' key on their thread) is undone first, then 8 (the event in its NOTIFY).
  */
-import { PG_UNDO_EVENT_NOTIFY_PAYLOAD } from "../storage/postgres/eventNotify.ts";
+import {
+  PG_UNDO_EVENT_NOTIFY_PAYLOAD,
+  PG_UNDO_EVENT_WRITES,
+} from "../storage/postgres/eventNotify.ts";
 
 /**
  * SQLite migration 10 (issue 33, the FTS table as pieces) needs no undo here: it drops and
@@ -54,6 +57,7 @@ export const SQLITE_UNDO_LATER_MIGRATIONS = `
 
 /** PostgreSQL: undoes migration 5 (thread lifecycle) and later. */
 export const PG_UNDO_LATER_MIGRATIONS = `
+  ${PG_UNDO_EVENT_WRITES}
   ${PG_UNDO_EVENT_NOTIFY_PAYLOAD}
   DROP INDEX threads_listed; DROP INDEX threads_deleted; DROP TABLE purged_threads;
   ALTER TABLE threads DROP COLUMN deleted_at;

@@ -184,6 +184,16 @@ describe("events fanned out from their notification (PostgreSQL)", () => {
     expect(onA.map((e) => e.id)).toEqual([1, 2, 3]);
     expect(readBacks.a).toBe(0);
   });
+
+  it("keep to their thread without a key on it: none for a missing thread, none left by a purge", async () => {
+    await expect(appendOnA(randomUUID(), deltaOfBytes(100))).rejects.toThrow(/does not exist/);
+    const threadId = await newThread();
+    await appendOnA(threadId, deltaOfBytes(100));
+    await storeA.setThreadDeleted({ id: threadId, deletedAt: new Date().toISOString() });
+    expect(await storeA.transaction((tx) => tx.purgeThread(threadId))).not.toBeNull();
+    const left = await raw.query("SELECT 1 FROM events WHERE thread_id = $1", [threadId]);
+    expect(left.rowCount).toBe(0);
+  });
 });
 
 describe("decodeEventNotice", () => {

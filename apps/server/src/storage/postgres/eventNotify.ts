@@ -47,6 +47,47 @@ export const PG_EVENT_NOTIFY_PAYLOAD = `
     FOR EACH STATEMENT EXECUTE FUNCTION chat_notify_events();
 `;
 
+/**
+ * Migration 9 (issue 33): an event costs its insert less. Each turn stores several events, and
+ * each paid a foreign-key check on its thread and two reads of the trigger's transition table:
+ * - The key `events.thread_id` goes: `appendEvent` inserts only through the thread row it
+ *   updates (no row, no event), and a purge deletes a thread's events explicitly
+ *   (`pgThreadLifecycle.ts`), under the thread's row lock, so no event outlives its thread.
+ * - The trigger reads the new rows once (their count and, for one row, the row itself).
+ * Idempotent, so a database rolled back to an older schema reapplies it cleanly.
+ */
+export const PG_EVENT_WRITES = `
+  ALTER TABLE events DROP CONSTRAINT IF EXISTS events_thread_id_fkey;
+  CREATE OR REPLACE FUNCTION chat_notify_events() RETURNS trigger LANGUAGE plpgsql AS $$
+  DECLARE
+    n BIGINT;
+    thread TEXT;
+    event_id BIGINT;
+    event_data TEXT;
+    payload TEXT;
+  BEGIN
+    SELECT count(*), min(thread_id), min(id), min(data) INTO n, thread, event_id, event_data
+      FROM new_events;
+    IF n = 1 THEN
+      payload := thread || E'\\n' || event_id || E'\\n' || event_data;
+      IF octet_length(payload) >= ${NOTIFY_PAYLOAD_LIMIT} THEN
+        payload := thread || E'\\n' || event_id;
+      END IF;
+      PERFORM pg_notify('chat_events', payload);
+    ELSIF n > 1 THEN
+      PERFORM pg_notify('chat_events', t.thread_id)
+        FROM (SELECT DISTINCT thread_id FROM new_events) t;
+    END IF;
+    RETURN NULL;
+  END $$;
+`;
+
+/** Undoes {@link PG_EVENT_WRITES}'s key (its function goes with {@link PG_UNDO_EVENT_NOTIFY_PAYLOAD}). */
+export const PG_UNDO_EVENT_WRITES = `
+  ALTER TABLE events ADD CONSTRAINT events_thread_id_fkey
+    FOREIGN KEY (thread_id) REFERENCES threads (id) ON DELETE CASCADE;
+`;
+
 /** Undoes {@link PG_EVENT_NOTIFY_PAYLOAD}: back to one `<threadId>` notification per row. */
 export const PG_UNDO_EVENT_NOTIFY_PAYLOAD = `
   DROP TRIGGER IF EXISTS events_notify ON events;

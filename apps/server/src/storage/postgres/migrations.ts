@@ -10,7 +10,7 @@
  */
 import type pg from "pg";
 import { CITATION_LINK_MARKER, citationEntriesOf } from "../citationIndex.ts";
-import { PG_EVENT_NOTIFY_PAYLOAD } from "./eventNotify.ts";
+import { PG_EVENT_NOTIFY_PAYLOAD, PG_EVENT_WRITES } from "./eventNotify.ts";
 import { writeCitations } from "./pgCitations.ts";
 import { migrateSearchIndex, SEARCH_QUEUE_TABLE } from "./pgSearch.ts";
 import { PG_THREAD_LIFECYCLE_SCHEMA } from "./pgThreadLifecycle.ts";
@@ -207,6 +207,9 @@ export const PG_MIGRATIONS: readonly (string | ((client: pg.ClientBase) => Promi
   // Issue 33: each stored event travels in its own NOTIFY (`eventNotify.ts`), so a process
   // fans it out without reading it back.
   PG_EVENT_NOTIFY_PAYLOAD,
+  // Issue 33: an event's insert without a key check on its thread, its trigger reading the new
+  // rows once (`eventNotify.ts`).
+  PG_EVENT_WRITES,
 ];
 
 /** Latest PostgreSQL schema version this build knows. */

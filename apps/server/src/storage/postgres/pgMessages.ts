@@ -5,6 +5,7 @@
 import type { Message } from "@app/protocol";
 import type { ChatQueries, MessageWindow } from "../chatStore.ts";
 import { MESSAGE_COLUMNS, type MessageRow, toMessage } from "../rows.ts";
+import { SEARCH_INLINE_MAX_CHARS } from "../searchText.ts";
 import { aroundWindow, pageOf, withDeltas } from "../storeLogic.ts";
 import type { PgContext } from "./pgRun.ts";
 import { indexPgMessage } from "./pgSearch.ts";
@@ -124,6 +125,32 @@ export function pgMessageQueries(
       status: "streaming" | "complete" | "error";
       now: string;
     }): Promise<Message> {
+      // Issue 33: a message of a turn that already has one (its prompt, or an earlier reply) is
+      // placed after the turn's last message, in one statement with its seq. The caller holds
+      // the turn's row (the lease guard, or the claim), so no other message of the turn can
+      // land meanwhile. A turn without a message yet (a regeneration's first) takes the steps
+      // one by one (`placementOf`).
+      const [fast] = await ctx.rows<MessageRow>(
+        "insertReply",
+        `WITH last AS (
+           SELECT id, on_path FROM messages WHERE turn_id = $3 ORDER BY seq DESC LIMIT 1
+         ), bumped AS (
+           UPDATE threads SET last_seq = last_seq + 1, message_count = message_count + 1,
+             updated_at = $7
+           WHERE id = $2 AND EXISTS (SELECT 1 FROM last) RETURNING last_seq
+         )
+         INSERT INTO messages (id, thread_id, turn_id, seq, role, kind, text, status, created_at,
+           parent_id, on_path, chosen)
+         SELECT $1, $2, $3, bumped.last_seq, 'assistant', $4, $5, $6, $7, last.id, last.on_path, 1
+         FROM bumped, last RETURNING ${MESSAGE_COLUMNS}`,
+        [input.id, input.threadId, input.turnId, input.kind, input.text, input.status, input.now],
+      );
+      if (fast) {
+        if (fast.status !== "streaming") {
+          await indexPgMessage(ctx, searchRowOf(fast, fast.text));
+        }
+        return toMessage(fast);
+      }
       const seq = await nextSeq(input.threadId, input.now);
       return insertMessageRow([
         input.id,
@@ -149,9 +176,25 @@ export function pgMessageQueries(
 
     async finishMessage(id: string, text: string, status: "complete" | "error"): Promise<Message> {
       // The text is not read back (up to MAX_REPLY_CHARS): the caller's is the stored one.
+      const columns = MESSAGE_COLUMNS.replace("text", "'' AS text");
+      if (text.length > SEARCH_INLINE_MAX_CHARS) {
+        // Queued for the search indexer in the same statement (issue 33: one round trip).
+        const [row] = await ctx.rows<MessageRow>(
+          "finishMessageQueued",
+          `WITH finished AS (
+             UPDATE messages SET text = $1, status = $2 WHERE id = $3 RETURNING ${columns}
+           ), queued AS (
+             INSERT INTO search_pending (message_id) SELECT id FROM finished
+             ON CONFLICT DO NOTHING
+           )
+           SELECT * FROM finished`,
+          [text, status, id],
+        );
+        return toMessage({ ...row!, text });
+      }
       const [row] = await ctx.rows<MessageRow>(
         "finishMessage",
-        `UPDATE messages SET text = $1, status = $2 WHERE id = $3 RETURNING ${MESSAGE_COLUMNS.replace("text", "'' AS text")}`,
+        `UPDATE messages SET text = $1, status = $2 WHERE id = $3 RETURNING ${columns}`,
         [text, status, id],
       );
       await indexPgMessage(ctx, searchRowOf(row!, text));

@@ -8,6 +8,7 @@
  * SQLite.
  */
 import type { ChatQueries } from "../chatStore.ts";
+import { HistoryTextCache } from "./historyTexts.ts";
 import { pgBulkTurnQueries } from "./pgBulkTurns.ts";
 import { pgCitationQueries } from "./pgCitationQueries.ts";
 import { pgCrossThreadSearch } from "./pgCrossThreadSearch.ts";
@@ -23,8 +24,15 @@ import { pgVersionQueries } from "./pgVersions.ts";
 
 export type { Run } from "./pgRun.ts";
 
-/** Every query of the contract over `run` (a pool, or one transaction's client). */
-export function createPgQueries(run: Run, environmentId: () => string): ChatQueries {
+/**
+ * Every query of the contract over `run` (a pool, or one transaction's client); `historyTexts`
+ * is the store's, shared by all its connections.
+ */
+export function createPgQueries(
+  run: Run,
+  environmentId: () => string,
+  historyTexts: HistoryTextCache = new HistoryTextCache(),
+): ChatQueries {
   const ctx = pgContext(run, environmentId);
   const { nextSeq, ...threads } = pgThreadQueries(ctx);
   const { placementOf, addVersion, ...versions } = pgVersionQueries(ctx);
@@ -36,7 +44,7 @@ export function createPgQueries(run: Run, environmentId: () => string): ChatQuer
     ...threads,
     ...messages,
     ...versions,
-    ...pgTurnQueries(ctx, nextSeq, insertMessageRow),
+    ...pgTurnQueries(ctx, nextSeq, insertMessageRow, historyTexts),
     ...pgTurnQueue(ctx),
     ...pgEventQueries(ctx),
     ...pgCitationQueries(ctx),

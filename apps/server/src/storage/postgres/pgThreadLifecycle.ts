@@ -109,6 +109,9 @@ export function pgThreadLifecycleQueries(ctx: PgContext): PgThreadLifecycleQueri
       );
       await ctx.run("deleteCopyLinks", "DELETE FROM message_copies WHERE thread_id = $1", [id]);
       await ctx.run("deleteThread", "DELETE FROM threads WHERE id = $1", [id]);
+      // No key cascades to events either (migration 9, `eventNotify.ts`); the thread's row is
+      // locked by its delete, so no event of it can be stored meanwhile.
+      await ctx.run("deleteThreadEvents", "DELETE FROM events WHERE thread_id = $1", [id]);
       await ctx.run(
         "deleteOwnBacklinks",
         "DELETE FROM message_backlinks WHERE source_thread_id = $1",

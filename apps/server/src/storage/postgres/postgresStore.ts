@@ -31,6 +31,7 @@ import type {
 import { withSearchIndexer } from "../searchIndexer.ts";
 import { isStorageFault, translateStorageError } from "../storageErrors.ts";
 import { decodeEventNotice, type EventNotice } from "./eventNotify.ts";
+import { HistoryTextCache } from "./historyTexts.ts";
 import {
   decodeLiveDelta,
   LIVE_CHANNEL,
@@ -138,6 +139,8 @@ class PostgresConnections {
   readonly #onReadBack: (threadId: string) => void;
   readonly #watched = new Map<string, Watched>();
   readonly #txQueries = new WeakMap<pg.PoolClient, TxQueries>();
+  /** The provider history's texts, for every connection (`historyTexts.ts`). */
+  readonly #historyTexts = new HistoryTextCache();
   #environmentId = "";
   #sink: CommittedEventsSink = () => {};
   #liveSink: LiveDeltaSink = () => {};
@@ -170,7 +173,7 @@ class PostgresConnections {
         throw translateStorageError(error);
       }
     };
-    this.queries = createPgQueries(run, () => this.#environmentId);
+    this.queries = createPgQueries(run, () => this.#environmentId, this.#historyTexts);
     this.context = pgContext(run, () => this.#environmentId);
     // One statement per batch; the pool keeps it off the LISTEN connection.
     this.live = new LiveDeltaBatcher(async (payloads) => {
@@ -234,7 +237,7 @@ class PostgresConnections {
     let cached = this.#txQueries.get(client);
     if (cached) return cached;
     const run: Run = (name, text, values) => client.query({ name, text, values });
-    const tx = createPgQueries(run, () => this.#environmentId);
+    const tx = createPgQueries(run, () => this.#environmentId, this.#historyTexts);
     const recording: TxQueries["recording"] = { appended: null };
     const appendEvent = tx.appendEvent;
     tx.appendEvent = async (threadId, event, data = JSON.stringify(event)) => {
