@@ -112,18 +112,27 @@ describe(`TurnWriter delta rows (${testStoreKind})`, () => {
     await writer.settled();
     // Stored rows as they commit (through the store's own delivery: LISTEN on PostgreSQL).
     let committedRows = 0;
+    let committed = () => {};
     const subscription = await events.subscribe(turn.threadId, null, (live) => {
-      if (live.id !== null && live.event.type === "message.delta") committedRows++;
+      if (live.id !== null && live.event.type === "message.delta") {
+        committedRows++;
+        committed();
+      }
     });
     let streamed = "";
     // Chunks keep arriving while flushes are in flight, until several rows have committed:
     // some between microtasks (as a synchronous adapter loop would), some after a macrotask
-    // (as network chunks do).
+    // (as network chunks do). The stream waits for a commit once it is 2,000 characters ahead
+    // of the rows: on a busy machine it otherwise ran on to the reply's size limit (seen in CI).
     for (let i = 0; committedRows < 8; i++) {
       const chunk = `${i};`;
       message.append(chunk);
       streamed += chunk;
-      if (i % 7 === 0) await new Promise((resolve) => setImmediate(resolve));
+      if (streamed.length > 2_000 * (committedRows + 1)) {
+        await new Promise<void>((resolve) => {
+          committed = resolve;
+        });
+      } else if (i % 7 === 0) await new Promise((resolve) => setImmediate(resolve));
       else await Promise.resolve();
     }
     subscription.unsubscribe();
