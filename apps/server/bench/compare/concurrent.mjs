@@ -175,4 +175,5 @@ console.log(
   `median ${figures[Math.floor(figures.length / 2)].toFixed(0)} turns/s (target >= 1000)`,
 );
 await server.close();
-if (!process.env.KEEP) await removeDir(dataDir);
+// KEEP_DATA=1 leaves the database for a script that reads it afterwards (walPagesPerTurn.mjs).
+if (!process.env.KEEP_DATA) await removeDir(dataDir);

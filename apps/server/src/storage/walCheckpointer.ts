@@ -13,7 +13,7 @@ import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 
 /** How often the worker runs a PASSIVE checkpoint (cheap when the WAL has nothing new). */
-export const CHECKPOINT_INTERVAL_MS = 250_000_000;
+export const CHECKPOINT_INTERVAL_MS = 250;
 
 // Plain CommonJS so it runs the same from the sources (tsx) and from the esbuild bundle.
 const WORKER_SOURCE = `
