@@ -1,36 +1,35 @@
-// `pnpm run check` (behind `npm test` and CI): every gate and both test suites, side by side,
-// since none of them keeps both cores of a 2-core machine busy alone. Each step starts as soon as
-// the steps it needs have passed:
-//   - typecheck, lint, cycles, the build and the unit projects (scripts/vitest-summary.mjs, one
-//     worker; they read the sources, and the server tests bundle what they run themselves) at once;
-//   - the browser suite (scripts/playwright-summary.mjs, two workers) once the build it serves is
-//     done: it is the longest step, mostly waiting on streamed replies and throttled pages, so it
-//     starts first rather than after the slowest gate.
+// `pnpm run check` (behind `npm test` and CI): every gate and both test suites, in two stages of
+// steps run side by side, since none of them keeps both cores of a 2-core machine busy alone:
+//   1. typecheck, lint, cycles and the build;
+//   2. the unit projects (scripts/vitest-summary.mjs, one worker) and the browser suite
+//      (scripts/playwright-summary.mjs, two workers, serving the build of stage 1).
 // Each step's output is kept in test-results/check-<step>.log and printed whole when the step
-// ends, so parallel steps never interleave lines. A step whose need failed is skipped. Ends with
-// the "total: N passed, N failed" line (scripts/total-summary.mjs). CHECK_SERIAL=1 runs the steps
-// one at a time, in order, printing as they go, and stops at the first failure.
+// ends, so parallel steps never interleave lines. A failed stage 1 skips stage 2. Ends with the
+// "total: N passed, N failed" line (scripts/total-summary.mjs). CHECK_SERIAL=1 runs the steps one
+// at a time, in order, printing as they go.
 import { spawn } from "node:child_process";
 import { createWriteStream, mkdirSync, readFileSync } from "node:fs";
 
 const serial = process.env.CHECK_SERIAL === "1";
-const STEPS = [
-  { name: "typecheck", command: "pnpm", args: ["run", "typecheck"] },
-  { name: "lint", command: "pnpm", args: ["run", "lint"] },
-  { name: "cycles", command: "pnpm", args: ["run", "cycles"] },
-  { name: "build", command: "pnpm", args: ["run", "build"] },
-  {
-    name: "unit",
-    command: "node",
-    args: ["scripts/vitest-summary.mjs", ...(serial ? [] : ["--maxWorkers=1"])],
-  },
-  { name: "e2e", command: "node", args: ["scripts/playwright-summary.mjs"], needs: ["build"] },
+const STAGES = [
+  [
+    ["typecheck", "pnpm", ["run", "typecheck"]],
+    ["lint", "pnpm", ["run", "lint"]],
+    ["cycles", "pnpm", ["run", "cycles"]],
+    ["build", "pnpm", ["run", "build"]],
+  ],
+  [
+    // Beside the browser suite (the longer of the two, about a core busy with its two workers)
+    // one Vitest worker, not one per core: the unit suite alone already uses more than one core.
+    ["unit", "node", ["scripts/vitest-summary.mjs", ...(serial ? [] : ["--maxWorkers=1"])]],
+    ["e2e", "node", ["scripts/playwright-summary.mjs"]],
+  ],
 ];
 
 mkdirSync("test-results", { recursive: true });
 
 /** Runs one step; resolves to its exit code and wall time. */
-function runStep({ name, command, args }) {
+function runStep([name, command, args]) {
   const started = performance.now();
   const log = `test-results/check-${name}.log`;
   return new Promise((resolve) => {
@@ -55,31 +54,20 @@ function runStep({ name, command, args }) {
 }
 
 let failed = false;
-if (serial) {
-  for (const step of STEPS) {
-    if ((await runStep(step)) !== 0) {
-      failed = true;
-      break;
+for (const stage of STAGES) {
+  const codes = [];
+  if (serial) {
+    for (const step of stage) {
+      codes.push(await runStep(step));
+      if (codes.at(-1) !== 0) break;
     }
+  } else {
+    codes.push(...(await Promise.all(stage.map(runStep))));
   }
-} else {
-  /** Each step's exit code (1 when skipped), by name. */
-  const codes = new Map();
-  for (const step of STEPS) {
-    codes.set(
-      step.name,
-      (async () => {
-        for (const need of step.needs ?? []) {
-          if ((await codes.get(need)) !== 0) {
-            console.log(`===== ${step.name}: skipped (${need} failed) =====`);
-            return 1;
-          }
-        }
-        return runStep(step);
-      })(),
-    );
+  if (codes.some((code) => code !== 0)) {
+    failed = true;
+    break;
   }
-  failed = (await Promise.all(codes.values())).some((code) => code !== 0);
 }
 if (!failed) {
   const total = spawn("node", ["scripts/total-summary.mjs"], { stdio: "inherit" });
