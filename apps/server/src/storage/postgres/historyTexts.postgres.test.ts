@@ -9,7 +9,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeTempDir, removeDir, testDatabaseUrl } from "../../testing/harness.ts";
 import type { ChatStore } from "../chatStore.ts";
-import { historySizesSql } from "./pgTurns.ts";
+import { historySizesSql } from "./pgHistory.ts";
 import { openPostgresStore } from "./postgresStore.ts";
 
 const BUDGET = { maxTurns: 50, maxChars: 1_000_000 };

@@ -13,6 +13,7 @@ import { pgBulkTurnQueries } from "./pgBulkTurns.ts";
 import { pgCitationQueries } from "./pgCitationQueries.ts";
 import { pgCrossThreadSearch } from "./pgCrossThreadSearch.ts";
 import { pgEventQueries } from "./pgEvents.ts";
+import { pgHistoryQueries } from "./pgHistory.ts";
 import { pgMessageQueries } from "./pgMessages.ts";
 import { pgContext, type Run } from "./pgRun.ts";
 import { pgSearchQueries, pgSearchQueue } from "./pgSearch.ts";
@@ -44,7 +45,8 @@ export function createPgQueries(
     ...threads,
     ...messages,
     ...versions,
-    ...pgTurnQueries(ctx, nextSeq, insertMessageRow, historyTexts),
+    ...pgTurnQueries(ctx, nextSeq, insertMessageRow),
+    ...pgHistoryQueries(ctx, historyTexts),
     ...pgTurnQueue(ctx),
     ...pgEventQueries(ctx),
     ...pgCitationQueries(ctx),
