@@ -16,6 +16,7 @@ import {
   testDatabaseUrl,
   testStoreKind,
 } from "../testing/harness.ts";
+import { ManualClock } from "../testing/manualClock.ts";
 import type { ChatStore } from "./chatStore.ts";
 import { openDatabase } from "./db.ts";
 import {
@@ -233,21 +234,21 @@ describe("delete, restore and purge", () => {
   });
 
   it("purges only threads past the undo window", async () => {
-    let now = Date.parse("2031-01-01T00:00:00.000Z");
+    const clock = new ManualClock(Date.parse("2031-01-01T00:00:00.000Z"));
     const timed = new ThreadLifecycle({
       store,
       events: new ThreadEventLog(store),
       turns: { cancelTurn: async () => {} },
       undoWindowMs: 10_000,
-      now: () => now,
+      clock,
     });
     try {
       await thread("windowed", "2029-04-01T00:00:00.000Z", [["x", "y"]]);
       await timed.delete("windowed");
-      now += 9_999;
+      clock.advance(9_999);
       await timed.purgeExpired();
       expect(await store.getThread("windowed")).not.toBeNull();
-      now += 1;
+      clock.advance(1);
       await timed.purgeExpired();
       expect(await store.getThread("windowed")).toBeNull();
     } finally {
