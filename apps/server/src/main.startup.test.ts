@@ -9,15 +9,18 @@ import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { StartupError } from "./main.ts";
 import { makeTempDir, RecordingAdapter, removeDir, startTestServer } from "./testing/harness.ts";
+import { nodeEntryArgs } from "./testing/nodeEntry.ts";
 
 const run = promisify(execFile);
 const SERVER_DIR = resolve(import.meta.dirname, "..");
-const TSX = join(SERVER_DIR, "node_modules/.bin/tsx");
 
-/** Runs `src/main.ts` as `npm start` would, and returns how it ended. */
+/**
+ * Runs the server as `npm start` does (`node` on its bundle; the sources through tsx where the
+ * run built none), and returns how it ended.
+ */
 async function startProcess(env: Record<string, string>) {
   try {
-    await run(TSX, ["src/main.ts"], {
+    await run(process.execPath, nodeEntryArgs("server"), {
       cwd: SERVER_DIR,
       env: { ...process.env, HOST: "127.0.0.1", AUTH_TOKEN: "", ...env },
       timeout: 15_000,

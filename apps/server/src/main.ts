@@ -46,7 +46,10 @@ export interface StartServerOptions extends Partial<ServerConfig> {
   sseMaxQueuedChars?: number;
   /** Where log lines go (default: the console at LOG_LEVEL). */
   logger?: Logger;
-  /** The turn path's timers (default: Node's; tests pass a `ManualClock` and advance it). */
+  /**
+   * The turn path's timers and the deleted threads' undo window (default: Node's; tests pass a
+   * `ManualClock` and advance it).
+   */
   clock?: Clock;
 }
 
@@ -105,6 +108,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     events,
     turns: provider,
     ...(options.undoWindowMs === undefined ? {} : { undoWindowMs: options.undoWindowMs }),
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
     onPurgeError: (threadId, error) =>
       logger.warn(
         `Purging deleted thread ${threadId} failed (tried again later): ${error instanceof Error ? error.message : String(error)}`,

@@ -1,18 +1,21 @@
 import { execFile } from "node:child_process";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { promisify } from "node:util";
 import type { MessagePage, Thread } from "@app/protocol";
 import { describe, expect, it } from "vitest";
 import { seededMessageCount } from "./seed.ts";
 import { makeTempDir, RecordingAdapter, removeDir, startTestServer } from "./testing/harness.ts";
+import { nodeEntryArgs } from "./testing/nodeEntry.ts";
 
 const run = promisify(execFile);
 const SERVER_DIR = resolve(import.meta.dirname, "..");
-const TSX = join(SERVER_DIR, "node_modules/.bin/tsx");
 
-/** Runs `src/seed.ts` as the README's `pnpm --filter @app/server seed -- ...` does (with `--`). */
+/**
+ * Runs the seed command with the arguments the README's `pnpm --filter @app/server seed -- ...`
+ * hands it (with `--`): its bundle, or its source through tsx where the run built none.
+ */
 function seed(args: string[]) {
-  return run(TSX, ["src/seed.ts", "--", ...args], {
+  return run(process.execPath, [...nodeEntryArgs("seed"), "--", ...args], {
     cwd: SERVER_DIR,
     env: { ...process.env, HOST: "127.0.0.1", AUTH_TOKEN: "" },
   });

@@ -4,7 +4,8 @@
  * OpenAI-compatible server on 127.0.0.1; the chat server is real HTTP on a real SQLite file.
  */
 import type { MessagePage, Thread, Turn } from "@app/protocol";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { DEFAULT_FLUSH_INTERVAL_MS } from "./domain/turnWriter.ts";
 import { createOpenAiProvider } from "./providers/openai.ts";
 import {
   type FakeOpenAiServer,
@@ -21,6 +22,7 @@ import {
   type TestServer,
   waitFor,
 } from "./testing/harness.ts";
+import { ManualClock } from "./testing/manualClock.ts";
 
 let server: TestServer | null = null;
 let fake: FakeOpenAiServer | null = null;
@@ -71,14 +73,27 @@ const completeReply = (text: string): FakeReply => ({
   writes: [sseDelta(text), sseDelta(null, "stop"), SSE_DONE],
 });
 
+/** The turn's status as the history API shows it. */
+async function statusOf(thread: Thread, turnId: string): Promise<string | undefined> {
+  return (await page(thread)).turns.find((t) => t.id === turnId)?.status;
+}
+
+// The deadlines run on a manual clock: a turn times out when the test moves time past its
+// deadline, never because a loaded machine was slow (the provider's own drip stays real).
 describe("deadlines", () => {
   it("fails a turn whose provider sends nothing, closes the request, and runs the next turn", async () => {
+    const clock = new ManualClock(Date.now());
     const { thread, fake } = await start(
       (i) => (i === 0 ? { type: "hang", writes: [] } : completeReply("second answer")),
-      { providerIdleTimeoutMs: 1_000 },
+      { providerIdleTimeoutMs: 1_000, clock },
     );
     const stuck = await send(thread, "hang please");
     const next = await send(thread, "and then");
+    // The provider has the request: the turn's clocks are running.
+    await waitFor(() => (fake.requests.length === 1 ? true : undefined));
+    clock.advance(999);
+    expect(await statusOf(thread, stuck.id)).toBe("running");
+    clock.advance(1);
     expect(await settledTurn(thread, stuck.id)).toMatchObject({
       status: "failed",
       error: { code: "provider_idle_timeout" },
@@ -92,11 +107,20 @@ describe("deadlines", () => {
   });
 
   it("fails a turn that drips past the turn deadline and keeps what it wrote", async () => {
+    const clock = new ManualClock(Date.now());
+    const armed = vi.spyOn(clock, "setTimeout");
     const { thread, fake } = await start(
       () => ({ type: "drip", write: sseDelta("drip "), everyMs: 10 }),
-      { providerIdleTimeoutMs: 5_000, providerTurnTimeoutMs: 400 },
+      { providerIdleTimeoutMs: 5_000, providerTurnTimeoutMs: 400, clock },
     );
     const turn = await send(thread, "drip please");
+    // The first drip reached the writer: it armed its flush.
+    await waitFor(() =>
+      armed.mock.calls.some(([, ms]) => ms === DEFAULT_FLUSH_INTERVAL_MS) ? true : undefined,
+    );
+    clock.advance(399);
+    expect(await statusOf(thread, turn.id)).toBe("running");
+    clock.advance(1);
     expect(await settledTurn(thread, turn.id)).toMatchObject({
       status: "failed",
       error: { code: "provider_turn_timeout" },

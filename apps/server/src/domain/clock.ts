@@ -1,6 +1,7 @@
 /**
  * The clock the turn path's timers go through (issue 34): the writer's periodic flush, the lease
- * renewals and the claim sweep, the turn deadlines, the storage retry and the shutdown grace.
+ * renewals and the claim sweep, the turn deadlines, the storage retry and the shutdown grace,
+ * and the deleted threads' undo window (the stamp, the purge timer and the sweep).
  * Production uses {@link realClock} (Node's timers, `Date.now`); a test gives the services a
  * `ManualClock` (`testing/manualClock.ts`) through their options and advances it instead of
  * sleeping. Shaped like TanStack Query's `timeoutManager`, but passed in, not swapped globally.

@@ -37,7 +37,8 @@ describe("ids", () => {
           }
           // More than 4,096 in one ms (the counter's room) stay in order too.
           for (let i = 0; i < burst; i++) ids.push(mint());
-          for (const id of ids) expect(id).toMatch(UUID_V7);
+          // One assertion for all of them (an expect per id was most of this test's time).
+          expect(ids.filter((id) => !UUID_V7.test(id))).toEqual([]);
           expect([...ids].sort()).toEqual(ids);
           expect(new Set(ids).size).toBe(ids.length);
         },

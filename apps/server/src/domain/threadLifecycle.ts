@@ -10,6 +10,7 @@
  */
 import type { Thread, ThreadDeletion } from "@app/protocol";
 import type { ChatStore } from "../storage/chatStore.ts";
+import { type Clock, type ClockTimer, realClock } from "./clock.ts";
 import { DomainError, threadDeleted, threadNotFound } from "./errors.ts";
 import type { ThreadEventLog } from "./events.ts";
 
@@ -30,7 +31,8 @@ export interface ThreadLifecycleOptions {
   events: ThreadEventLog;
   turns: TurnStopper;
   undoWindowMs?: number;
-  now?: () => number;
+  /** The deletion stamps, the purge timer and the sweep (default: Node's; tests advance a `ManualClock`). */
+  clock?: Clock;
   /** Told of a purge that failed (it is tried again at the next sweep). */
   onPurgeError?: (threadId: string, error: unknown) => void;
 }
@@ -40,10 +42,10 @@ export class ThreadLifecycle {
   readonly #events: ThreadEventLog;
   readonly #turns: TurnStopper;
   readonly #undoWindowMs: number;
-  readonly #now: () => number;
+  readonly #clock: Clock;
   readonly #onPurgeError: (threadId: string, error: unknown) => void;
-  readonly #timers = new Set<ReturnType<typeof setTimeout>>();
-  #sweeper: ReturnType<typeof setInterval> | null = null;
+  readonly #timers = new Set<ClockTimer>();
+  #sweeper: ClockTimer | null = null;
   #sweeping: Promise<void> | null = null;
   #closed = false;
 
@@ -52,15 +54,18 @@ export class ThreadLifecycle {
     this.#events = options.events;
     this.#turns = options.turns;
     this.#undoWindowMs = options.undoWindowMs ?? UNDO_WINDOW_MS;
-    this.#now = options.now ?? Date.now;
+    this.#clock = options.clock ?? realClock;
     this.#onPurgeError = options.onPurgeError ?? (() => {});
   }
 
   /** Sweeps now and then every window: deletions another process or a restart left behind. */
   start(): void {
     if (this.#sweeper !== null || this.#closed) return;
-    this.#sweeper = setInterval(() => this.#sweep(), Math.max(this.#undoWindowMs, 1000));
-    this.#sweeper.unref?.();
+    this.#sweeper = this.#clock.setInterval(
+      () => this.#sweep(),
+      Math.max(this.#undoWindowMs, 1000),
+    );
+    this.#sweeper.unref();
     this.#sweep();
   }
 
@@ -93,7 +98,7 @@ export class ThreadLifecycle {
     if (!record) throw await this.#missing(threadId);
     if (record.deletedAt !== null) return this.#deletion(record.thread, record.deletedAt);
     await this.#stopTurns(threadId);
-    const deletedAt = new Date(this.#now()).toISOString();
+    const deletedAt = new Date(this.#clock.now()).toISOString();
     const deleted = await this.#store.transaction((tx) =>
       tx.setThreadDeleted({ id: threadId, deletedAt }),
     );
@@ -128,8 +133,8 @@ export class ThreadLifecycle {
   /** Stops the timers (a purge under way finishes). */
   async close(): Promise<void> {
     this.#closed = true;
-    if (this.#sweeper !== null) clearInterval(this.#sweeper);
-    for (const timer of this.#timers) clearTimeout(timer);
+    if (this.#sweeper !== null) this.#clock.clearInterval(this.#sweeper);
+    for (const timer of this.#timers) this.#clock.clearTimeout(timer);
     this.#timers.clear();
     await this.#sweeping;
   }
@@ -158,7 +163,7 @@ export class ThreadLifecycle {
   }
 
   async #purgeExpired(): Promise<void> {
-    const cutoff = new Date(this.#now() - this.#undoWindowMs).toISOString();
+    const cutoff = new Date(this.#clock.now() - this.#undoWindowMs).toISOString();
     for (;;) {
       const ids = await this.#store.threadsDeletedBefore(cutoff, PURGE_BATCH);
       let purgedAny = false;
@@ -175,11 +180,11 @@ export class ThreadLifecycle {
 
   #schedulePurge(): void {
     if (this.#closed) return;
-    const timer = setTimeout(() => {
+    const timer = this.#clock.setTimeout(() => {
       this.#timers.delete(timer);
       this.#sweep();
     }, this.#undoWindowMs + 50);
-    timer.unref?.();
+    timer.unref();
     this.#timers.add(timer);
   }
 

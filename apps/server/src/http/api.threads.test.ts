@@ -11,6 +11,7 @@ import {
   ThreadListSchema,
 } from "@app/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { UNDO_WINDOW_MS } from "../domain/threadLifecycle.ts";
 import {
   collectSse,
   RecordingAdapter,
@@ -19,8 +20,14 @@ import {
   type TestServer,
   waitFor,
 } from "../testing/harness.ts";
+import { ManualClock } from "../testing/manualClock.ts";
 
 let server: TestServer;
+/**
+ * The server's timers: the undo window passes only when a test advances it, whatever the load
+ * (the turns here need no timer to finish).
+ */
+const clock = new ManualClock(Date.now());
 const adapter = new RecordingAdapter(async (ctx) => {
   const writer = ctx.startMessage("answer");
   if (ctx.input.includes("hang")) {
@@ -35,7 +42,7 @@ const adapter = new RecordingAdapter(async (ctx) => {
 
 beforeAll(async () => {
   // Short keep-alives: a stream reader checks its stop condition at least this often.
-  server = await startTestServer({ adapter, undoWindowMs: 300, heartbeatMs: 250 });
+  server = await startTestServer({ adapter, clock, heartbeatMs: 250 });
 });
 
 afterAll(async () => {
@@ -192,7 +199,7 @@ describe("DELETE /api/threads/:threadId and restore", () => {
     const deleted = ThreadDeletionSchema.parse(
       await (await server.request(path, json("DELETE", {}))).json(),
     ) satisfies ThreadDeletion;
-    expect(deleted.restorableUntil).not.toBeNull();
+    expect(deleted.restorableUntil).toBe(new Date(clock.now() + UNDO_WINDOW_MS).toISOString());
     expect((await server.request(path)).status).toBe(410);
     expect((await server.request(`${path}/messages`)).status).toBe(410);
     const restored = await server.post(`${path}/restore`, {});
@@ -207,7 +214,9 @@ describe("DELETE /api/threads/:threadId and restore", () => {
       const body = (await res.json()) as { error: { code: string; details: { purged: boolean } } };
       return body.error.details.purged ? body : undefined;
     };
+    clock.advance(UNDO_WINDOW_MS - 1);
     expect(await purged()).toBeUndefined();
+    clock.advance(UNDO_WINDOW_MS);
     expect((await waitFor(purged)).error.code).toBe("thread_deleted");
     expect((await server.post(`${path}/restore`, {})).status).toBe(410);
   });

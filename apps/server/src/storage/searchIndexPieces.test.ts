@@ -21,6 +21,7 @@ import {
   testDatabaseUrl,
   testStoreKind,
 } from "../testing/harness.ts";
+import { nodeEntryArgs } from "../testing/nodeEntry.ts";
 import { SQLITE_UNDO_SEARCH_PIECES } from "../testing/schemaRollback.ts";
 import type { ChatStore } from "./chatStore.ts";
 import { openDatabase } from "./db.ts";
@@ -257,21 +258,17 @@ describe("the search index of a long text, in pieces", { timeout: 90_000 }, () =
       await writeFile(join(dir, "reply.md"), REPLY);
       await writeFile(join(dir, "ghost.txt"), GHOST);
       const databaseUrl = await testDatabaseUrl(dir);
-      const child = spawn(
-        process.execPath,
-        ["--import", "tsx", "src/testing/searchPieceCrash.ts"],
-        {
-          cwd: resolve(import.meta.dirname, "../.."),
-          env: {
-            ...process.env,
-            DATA_DIR: dir,
-            DATABASE_URL: databaseUrl ?? "",
-            PIECE_CRASH_REPLY: join(dir, "reply.md"),
-            PIECE_CRASH_GHOST: join(dir, "ghost.txt"),
-          },
-          stdio: ["ignore", "pipe", "inherit"],
+      const child = spawn(process.execPath, nodeEntryArgs("searchPieceCrash"), {
+        cwd: resolve(import.meta.dirname, "../.."),
+        env: {
+          ...process.env,
+          DATA_DIR: dir,
+          DATABASE_URL: databaseUrl ?? "",
+          PIECE_CRASH_REPLY: join(dir, "reply.md"),
+          PIECE_CRASH_GHOST: join(dir, "ghost.txt"),
         },
-      );
+        stdio: ["ignore", "pipe", "inherit"],
+      });
       let output = "";
       child.stdout!.on("data", (chunk: Buffer) => {
         output += chunk.toString();

@@ -16,6 +16,7 @@ import {
   testDatabaseUrl,
   testStoreKind,
 } from "../testing/harness.ts";
+import { ManualClock } from "../testing/manualClock.ts";
 import type { ChatStore } from "./chatStore.ts";
 import { openDatabase } from "./db.ts";
 import {
@@ -81,37 +82,41 @@ async function thread(id: string, now: string, texts: [string, string][]): Promi
 /**
  * {@link thread} in bulk (`appendFinishedTurns`, the seed's write, held to the one-row-at-a-time
  * writes by `seed.bulk.test.ts`): the same rows and search index in a few statements, for
- * filler that the searches must walk past.
+ * filler that the searches must walk past; every thread in one transaction.
  */
-async function bulkThread(id: string, now: string, texts: [string, string][]): Promise<void> {
+async function bulkThreads(
+  threads: readonly { id: string; now: string; texts: [string, string][] }[],
+): Promise<void> {
   await store.transaction(async (tx) => {
-    await tx.createThread({ id, title: null, now });
-    await tx.appendFinishedTurns(
-      id,
-      texts.map(([prompt, answer]) => {
-        const n = ++counter;
-        return {
-          turnId: `${id}-t${n}`,
-          prompt: {
-            id: `${id}-p${n}`,
-            text: prompt,
-            providerInput: prompt,
-            searchText: searchTextOf("user", prompt),
-            now,
-          },
-          replies: [
-            {
-              id: `${id}-a${n}`,
-              kind: "answer",
-              text: answer,
-              searchText: searchTextOf("assistant", answer),
+    for (const { id, now, texts } of threads) {
+      await tx.createThread({ id, title: null, now });
+      await tx.appendFinishedTurns(
+        id,
+        texts.map(([prompt, answer]) => {
+          const n = ++counter;
+          return {
+            turnId: `${id}-t${n}`,
+            prompt: {
+              id: `${id}-p${n}`,
+              text: prompt,
+              providerInput: prompt,
+              searchText: searchTextOf("user", prompt),
               now,
             },
-          ],
-          citations: [],
-        };
-      }),
-    );
+            replies: [
+              {
+                id: `${id}-a${n}`,
+                kind: "answer",
+                text: answer,
+                searchText: searchTextOf("assistant", answer),
+                now,
+              },
+            ],
+            citations: [],
+          };
+        }),
+      );
+    }
   });
 }
 
@@ -233,21 +238,21 @@ describe("delete, restore and purge", () => {
   });
 
   it("purges only threads past the undo window", async () => {
-    let now = Date.parse("2031-01-01T00:00:00.000Z");
+    const clock = new ManualClock(Date.parse("2031-01-01T00:00:00.000Z"));
     const timed = new ThreadLifecycle({
       store,
       events: new ThreadEventLog(store),
       turns: { cancelTurn: async () => {} },
       undoWindowMs: 10_000,
-      now: () => now,
+      clock,
     });
     try {
       await thread("windowed", "2029-04-01T00:00:00.000Z", [["x", "y"]]);
       await timed.delete("windowed");
-      now += 9_999;
+      clock.advance(9_999);
       await timed.purgeExpired();
       expect(await store.getThread("windowed")).not.toBeNull();
-      now += 1;
+      clock.advance(1);
       await timed.purgeExpired();
       expect(await store.getThread("windowed")).toBeNull();
     } finally {
@@ -456,13 +461,16 @@ describe("search all threads", () => {
     await store.setThreadDeleted({ id: "walk-dense-3", deletedAt: at(3) });
     // More rows without a match than a batch walks, after the last window that had some.
     const fillerThreads = Math.ceil((ORDERED_WINDOW * (WALK_WINDOWS + 1) + 200) / 40);
-    for (let t = 0; t < fillerThreads; t++) {
-      await bulkThread(
-        `walk-filler-${t}`,
-        at(10 + t),
-        Array.from({ length: 20 }, (_, n) => [`filler ${n}`, `nothing to see ${n}`]),
-      );
-    }
+    await bulkThreads(
+      Array.from({ length: fillerThreads }, (_, t) => ({
+        id: `walk-filler-${t}`,
+        now: at(10 + t),
+        texts: Array.from({ length: 20 }, (_, n): [string, string] => [
+          `filler ${n}`,
+          `nothing to see ${n}`,
+        ]),
+      })),
+    );
     for (let t = 0; t < 3; t++) {
       await add(`walk-sparse-${t}`, 10 + fillerThreads + t, [
         ["nothing", "nothing"],

@@ -6,6 +6,8 @@
  * transaction of its own as the indexer does, then kills itself before the last one: the state a
  * crash between two of the indexer's transactions leaves.
  *
+ * The test runs the run's bundle of it (`testBundles.ts`, `nodeEntry.ts`), or else:
+ *
  *   node --import tsx src/testing/searchPieceCrash.ts
  */
 import { readFileSync } from "node:fs";

@@ -6,6 +6,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { resolve } from "node:path";
+import { nodeEntryArgs } from "./nodeEntry.ts";
 
 const SERVER_DIR = resolve(import.meta.dirname, "../..");
 
@@ -23,9 +24,7 @@ export function startServerProcess(env: Record<string, string>): Promise<ServerP
   const nodeArgs = (process.env.SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean);
   // The server bundled for the test run (`testBundles.ts`, what `npm start` runs), else the
   // sources through tsx.
-  const bundle = process.env.CHAT_TEST_SERVER_BUNDLE;
-  const entry = bundle ? [bundle] : ["--import", "tsx", "src/main.ts"];
-  const child = spawn(process.execPath, [...nodeArgs, ...entry], {
+  const child = spawn(process.execPath, [...nodeArgs, ...nodeEntryArgs("server")], {
     cwd: SERVER_DIR,
     env: {
       ...process.env,
