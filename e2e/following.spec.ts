@@ -23,15 +23,12 @@ import {
 } from "./support/fixtures.ts";
 
 /**
- * The fresh-context runs are shared out over several tests (`RUNS_PER_TEST` each) that run in
- * parallel, so the two workers pack them evenly instead of one worker spending minutes on a
- * serial loop. Every run is checked as before; the counts are those of issue 21 (see below).
+ * The fresh-context runs are shared out over several tests (`RUNS_PER_TEST` each), so the two
+ * workers pack them evenly instead of one worker spending minutes on a serial loop. Every run is checked as before; the counts are those of issue 21 (see below).
  */
 const CITING_RUNS = 6;
 const HOME_RUNS = 10;
 const RUNS_PER_TEST = 2;
-
-test.describe.configure({ mode: "parallel" });
 
 /** Run numbers `first`, `first + 1`, ... up to `RUNS_PER_TEST` of them, below `total`. */
 function runsFrom(first: number, total: number): number[] {
