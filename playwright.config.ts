@@ -21,10 +21,8 @@ export default defineConfig({
   outputDir: "test-results/e2e",
   globalSetup: "./e2e/support/globalSetup.ts",
   workers,
-  // Every test is handed to the next free worker (tests stand alone: e2e/README.md), so the two
-  // workers pack the suite evenly; within a worker they still run in file order. A file whose
-  // tests share a `beforeAll` opts out (`test.describe.configure({ mode: "default" })`).
-  fullyParallel: true,
+  // A file's tests run in order, in one worker.
+  fullyParallel: false,
   retries: process.env.CI ? 1 : 0,
   forbidOnly: Boolean(process.env.CI),
   timeout: 30_000,

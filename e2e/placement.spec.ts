@@ -5,8 +5,8 @@
  * under a fade), read by `support/landing.ts` once the jump has settled. 0 misses allowed.
  *
  * These tests add turns to the seeded thread, so this file sorts after navigation.spec.ts. Each
- * stands alone (the first sweep test a worker runs posts the sweep prompt, the others reuse it),
- * so the two workers share the sweep out.
+ * stands alone (the sweep tests post their own prompt), so the file's tests run in parallel:
+ * the two workers share the sweep out.
  */
 import type { Locator, Page } from "@playwright/test";
 import {
@@ -19,6 +19,8 @@ import {
 import { expect, row, sendPrompt, test } from "./support/fixtures.ts";
 import { readLanding, waitForSettledJump } from "./support/landing.ts";
 import type { RigState } from "./support/rig.ts";
+
+test.describe.configure({ mode: "parallel" });
 
 type PageMessage = { id: string; kind: string; role: string; text: string; status: string };
 
@@ -142,14 +144,11 @@ const POSITIONS = [0.12, 0.35, 0.6, 0.85] as const;
 /** Resolves once the seeded thread has no running turn. */
 async function seededTurnEnded(page: Page, rig: RigState): Promise<void> {
   await expect
-    .poll(
-      async () => {
-        const newest = await page.request.get(`/api/threads/${rig.seededThreadId}`);
-        const detail = (await newest.json()) as { activeTurn: unknown };
-        return detail.activeTurn === null;
-      },
-      { intervals: [100] },
-    )
+    .poll(async () => {
+      const newest = await page.request.get(`/api/threads/${rig.seededThreadId}`);
+      const detail = (await newest.json()) as { activeTurn: unknown };
+      return detail.activeTurn === null;
+    })
     .toBe(true);
 }
 
@@ -206,59 +205,45 @@ async function postSweepPrompt(page: Page, rig: RigState): Promise<string> {
 }
 
 /**
- * The sweep prompt of each worker's server (keyed by its URL), posted by the first sweep test the
- * worker runs. The sweep tests only read the thread, and the tests that add turns to it come
- * before them in the worker's order (the recipe; other files sort before this one), so every
- * sweep test starts as the whole sweep did: with the sweep prompt the thread's newest.
- */
-const sweepPrompts = new Map<string, Promise<string>>();
-
-/** This worker's sweep prompt, posted on first use (see {@link sweepPrompts}). */
-function sweepPrompt(page: Page, rig: RigState): Promise<string> {
-  let prompt = sweepPrompts.get(rig.baseURL);
-  if (prompt === undefined) {
-    prompt = postSweepPrompt(page, rig);
-    sweepPrompts.set(rig.baseURL, prompt);
-    // A failed post is not kept: the next test posts again.
-    prompt.catch(() => sweepPrompts.delete(rig.baseURL));
-  }
-  return prompt;
-}
-
-/**
- * The sweep, in eight tests (fold state x chip place, 5 jumps each, one per distance) that the
- * workers share out evenly.
+ * The sweep, in four tests (fold state x upper or lower chip places, 10 jumps each) that the
+ * workers share out: each posts its own sweep prompt, so it starts as the whole sweep did, with
+ * its prompt the thread's newest.
  */
 for (const unfolded of [false, true]) {
-  for (const fraction of POSITIONS) {
-    test(`sweep (${unfolded ? "unfolded" : "folded"}, chip at ${fraction} of the view): at every distance, the words land in view`, async ({
+  for (const [half, positions] of [
+    ["upper", POSITIONS.slice(0, 2)],
+    ["lower", POSITIONS.slice(2)],
+  ] as const) {
+    test(`sweep (${unfolded ? "unfolded" : "folded"}, chip in the ${half} half): from every chip place at every distance, the words land in view`, async ({
       page,
       rig,
     }) => {
-      test.setTimeout(180_000);
-      const promptId = await sweepPrompt(page, rig);
+      test.setTimeout(300_000);
+      const promptId = await postSweepPrompt(page, rig);
       const misses: string[] = [];
       for (const distance of DISTANCES) {
-        // Each jump from a freshly opened thread: nothing measured or loaded by the one before.
-        await page.goto(rig.seededThreadPath);
-        const prompt = row(page, promptId);
-        await expect(prompt).toHaveAttribute("data-long-message", "folded");
-        if (unfolded) {
-          await prompt.getByRole("button", { name: "Show more" }).click();
-          await expect(prompt).toHaveAttribute("data-long-message", "unfolded");
-        }
-        const chip = prompt.getByRole("link", { name: new RegExp(`Landing ${distance} back`) });
-        await placeChipAt(page, chip, fraction);
-        const label = (await chip.getAttribute("aria-label")) ?? "";
-        const landing = await jumpFrom(
-          page,
-          chip,
-          label.slice(label.indexOf("back: ") + 6, -1),
-        ).catch((error: unknown) => ({ inView: false, error: String(error).slice(0, 200) }));
-        if (!landing.inView) {
-          misses.push(
-            `${unfolded ? "unfolded" : "folded"} d=${distance} at ${fraction}: ${JSON.stringify(landing)}`,
-          );
+        for (const fraction of positions) {
+          // Each jump from a freshly opened thread: nothing measured or loaded by the one before.
+          await page.goto(rig.seededThreadPath);
+          const prompt = row(page, promptId);
+          await expect(prompt).toHaveAttribute("data-long-message", "folded");
+          if (unfolded) {
+            await prompt.getByRole("button", { name: "Show more" }).click();
+            await expect(prompt).toHaveAttribute("data-long-message", "unfolded");
+          }
+          const chip = prompt.getByRole("link", { name: new RegExp(`Landing ${distance} back`) });
+          await placeChipAt(page, chip, fraction);
+          const label = (await chip.getAttribute("aria-label")) ?? "";
+          const landing = await jumpFrom(
+            page,
+            chip,
+            label.slice(label.indexOf("back: ") + 6, -1),
+          ).catch((error: unknown) => ({ inView: false, error: String(error).slice(0, 200) }));
+          if (!landing.inView) {
+            misses.push(
+              `${unfolded ? "unfolded" : "folded"} d=${distance} at ${fraction}: ${JSON.stringify(landing)}`,
+            );
+          }
         }
       }
       expect(misses).toEqual([]);

@@ -51,9 +51,6 @@ function attackerPage(target: string): string {
 </script>`;
 }
 
-// Its tests share what the `beforeAll` below sets up: they run in order, in one worker.
-test.describe.configure({ mode: "default" });
-
 let attacker: Server;
 let attackerUrl = "";
 

@@ -21,9 +21,6 @@ import { REPO_ROOT } from "./support/rig.ts";
 const noPostgres = postgresUnavailableReason();
 const test = base;
 
-// Its tests share the cluster and servers of the `beforeAll` below: in order, in one worker.
-test.describe.configure({ mode: "default" });
-
 test.describe("two server processes on one PostgreSQL database", () => {
   test.skip(noPostgres !== null, `PostgreSQL unavailable: ${noPostgres}`);
   let cluster: PostgresCluster;

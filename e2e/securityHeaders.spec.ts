@@ -70,9 +70,6 @@ test("the app loads, prefetches, streams and scrolls under its CSP with no viola
   expect(await page.evaluate(() => (window as { injected?: boolean }).injected)).toBeUndefined();
 });
 
-// Its tests share what the `beforeAll` below sets up: they run in order, in one worker.
-test.describe.configure({ mode: "default" });
-
 let framer: Server;
 let framerUrl = "";
 

@@ -19,9 +19,6 @@ import { REPO_ROOT } from "./support/rig.ts";
 
 const test = base;
 
-// Its tests share the `beforeAll` below: in order, in one worker.
-test.describe.configure({ mode: "default" });
-
 test.describe("a reply cut off by a server crash", () => {
   let dataDir: string;
   const running: ServerProcess[] = [];
