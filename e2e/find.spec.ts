@@ -86,6 +86,46 @@ function countHistoryRequests(page: Page) {
   return counts;
 }
 
+/** Resolves once the thread open in `page` has no running turn (its reply is stored whole). */
+async function turnEnded(page: Page): Promise<void> {
+  const threadId = new URL(page.url()).pathname.split("/")[2];
+  await expect
+    .poll(
+      async () => {
+        const response = await page.request.get(`/api/threads/${threadId}`);
+        return ((await response.json()) as { activeTurn: unknown }).activeTurn;
+      },
+      { timeout: 30_000, intervals: [100] },
+    )
+    .toBeNull();
+}
+
+/** Resolves once the timeline neither scrolled nor changed its rows for 10 frames in a row. */
+async function viewAtRest(page: Page): Promise<void> {
+  await page.locator(".timeline__scroller").evaluate(
+    (el) =>
+      new Promise<void>((resolve) => {
+        let quietFrames = 0;
+        let top = el.scrollTop;
+        const observer = new MutationObserver(() => {
+          quietFrames = 0;
+        });
+        observer.observe(el, { subtree: true, childList: true, characterData: true });
+        const frame = () => {
+          quietFrames = el.scrollTop === top ? quietFrames + 1 : 0;
+          top = el.scrollTop;
+          if (quietFrames >= 10) {
+            observer.disconnect();
+            resolve();
+          } else {
+            requestAnimationFrame(frame);
+          }
+        };
+        requestAnimationFrame(frame);
+      }),
+  );
+}
+
 async function openSeeded(page: Page, rig: RigState): Promise<void> {
   await page.goto(rig.seededThreadPath);
   await expect(page.getByText(`Answer ${rig.seededTurns} looks at`).first()).toBeVisible();
@@ -296,9 +336,15 @@ test("a reply completing while the bar is open joins the count; Cite match cites
   await expect(composer(page)).toBeFocused();
   await composer(page).press("Enter");
 
-  // The sent chip resolves like any other: its jump lands on exactly the matched words.
+  // The sent chip resolves like any other: its jump lands on exactly the matched words. It is
+  // clicked once its turn's reply is stored and the view rests: the view moves while that reply
+  // streams and as it ends (by ~500 px in one frame on a busy machine), and a chip that moves
+  // between the press and the release is not clicked at all (CI, run 5 of 2026-12-06).
   const sent = page.locator("a[data-assistant-citation-chip]");
   await expect(sent).toHaveCount(1);
+  await expect(page.getByText("I received 1 citation:")).toBeVisible({ timeout: 30_000 });
+  await turnEnded(page);
+  await viewAtRest(page);
   await sent.click();
   await expect.poll(() => highlightedText(page)).toEqual(["quokka marmot"]);
 });

@@ -114,7 +114,8 @@ export async function sendPrompt(page: Page, text: string): Promise<void> {
 export const DEMO_ANSWER_END = "I received no citations with this message.";
 
 /**
- * Puts the test in charge of a thread's live events: once `hold(true)`, each SSE event waits in
+ * Puts the test in charge of a thread's live events (its `/api/threads/<id>/events` stream; the
+ * thread list's stream is left alone): once `hold(true)`, each of them waits in
  * a queue until `release(n)` hands the next `n` to the app (resolving to how many still wait),
  * so a reply grows exactly when the test says, however busy the machine is. Call before the
  * page loads the app.
@@ -140,7 +141,11 @@ export async function controlThreadEvents(page: Page): Promise<{
       listener: EventListenerOrEventListenerObject,
       options?: boolean | AddEventListenerOptions,
     ) {
-      if (typeof listener !== "function" || type === "open" || type === "error") {
+      // Only a thread's own stream (`/api/threads/<id>/events`). The thread list's stream
+      // (`/api/threads/events`, the sidebar) passes: held in the same queue, its events took
+      // turns with the reply's, so a `release(n)` sometimes handed the app no chunk at all.
+      const threadStream = /\/api\/threads\/[^/?]+\/events/.test(new URL(this.url).pathname);
+      if (!threadStream || typeof listener !== "function" || type === "open" || type === "error") {
         return add.call(this, type, listener, options);
       }
       const held = (event: Event) => {
