@@ -20,6 +20,7 @@ import {
   highlightedText,
   sendPrompt,
   test,
+  timelineQuiet,
 } from "./support/fixtures.ts";
 import type { RigState } from "./support/rig.ts";
 
@@ -98,32 +99,6 @@ async function turnEnded(page: Page): Promise<void> {
       { timeout: 30_000, intervals: [100] },
     )
     .toBeNull();
-}
-
-/** Resolves once the timeline neither scrolled nor changed its rows for 10 frames in a row. */
-async function viewAtRest(page: Page): Promise<void> {
-  await page.locator(".timeline__scroller").evaluate(
-    (el) =>
-      new Promise<void>((resolve) => {
-        let quietFrames = 0;
-        let top = el.scrollTop;
-        const observer = new MutationObserver(() => {
-          quietFrames = 0;
-        });
-        observer.observe(el, { subtree: true, childList: true, characterData: true });
-        const frame = () => {
-          quietFrames = el.scrollTop === top ? quietFrames + 1 : 0;
-          top = el.scrollTop;
-          if (quietFrames >= 10) {
-            observer.disconnect();
-            resolve();
-          } else {
-            requestAnimationFrame(frame);
-          }
-        };
-        requestAnimationFrame(frame);
-      }),
-  );
 }
 
 async function openSeeded(page: Page, rig: RigState): Promise<void> {
@@ -344,7 +319,7 @@ test("a reply completing while the bar is open joins the count; Cite match cites
   await expect(sent).toHaveCount(1);
   await expect(page.getByText("I received 1 citation:")).toBeVisible({ timeout: 30_000 });
   await turnEnded(page);
-  await viewAtRest(page);
+  await timelineQuiet(page, { scroll: true });
   await sent.click();
   await expect.poll(() => highlightedText(page)).toEqual(["quokka marmot"]);
 });

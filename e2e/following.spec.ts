@@ -20,6 +20,7 @@ import {
   sendPrompt,
   THREAD_PATH,
   test,
+  timelineQuiet,
 } from "./support/fixtures.ts";
 
 /** Fresh browser contexts per run of the citing test. */
@@ -58,30 +59,6 @@ async function expectColdScripts(page: Page): Promise<void> {
   expect(scripts.filter((script) => /\/index-[^/]+\.js$/.test(script.path))).not.toHaveLength(0);
   expect(scripts.filter((script) => /\/lowlight-[^/]+\.js$/.test(script.path))).not.toHaveLength(0);
   expect(scripts.filter((script) => script.transferSize === 0)).toEqual([]);
-}
-
-/** Resolves once no row content changed for 10 frames in a row. */
-async function settle(page: Page): Promise<void> {
-  await page.locator(".timeline__scroller").evaluate(
-    (el) =>
-      new Promise<void>((resolve) => {
-        let quietFrames = 0;
-        const observer = new MutationObserver(() => {
-          quietFrames = 0;
-        });
-        observer.observe(el, { subtree: true, childList: true, characterData: true });
-        const frame = () => {
-          quietFrames += 1;
-          if (quietFrames >= 10) {
-            observer.disconnect();
-            resolve();
-          } else {
-            requestAnimationFrame(frame);
-          }
-        };
-        requestAnimationFrame(frame);
-      }),
-  );
 }
 
 /**
@@ -186,7 +163,7 @@ test("the first reply in 6 fresh browser contexts, sent after citing from higher
     ).toHaveCount(1);
     await turnEnded(fresh, path.split("/")[2]!);
     await expect(assistantBodies(fresh).last()).toContainText("I received 1 citation:");
-    await settle(fresh);
+    await timelineQuiet(fresh);
     const overhang = await replyOverhang(fresh);
     // 1 px for sub-pixel layout.
     if (overhang.line > 1 || overhang.copy > 1) misses.push({ run, ...overhang });
@@ -215,7 +192,7 @@ test("the first reply in 10 fresh browser contexts, sent from the home page, is 
     await expect(fresh).toHaveURL((url) => THREAD_PATH.test(url.pathname));
     await turnEnded(fresh, new URL(fresh.url()).pathname.split("/")[2]!);
     await expect(assistantBodies(fresh).last()).toContainText(DEMO_ANSWER_END);
-    await settle(fresh);
+    await timelineQuiet(fresh);
     const overhang = await replyOverhang(fresh);
     if (overhang.line > 1 || overhang.copy > 1) misses.push({ run, ...overhang });
     else await expect(fresh.getByRole("button", { name: "Jump to latest" })).toHaveCount(0);
@@ -246,7 +223,7 @@ test("a reply that lands in one burst as its turn ends is followed to its last l
   await events.hold(false);
   await events.release(10_000);
   await expect(assistantBodies(page).last()).toContainText(DEMO_ANSWER_END);
-  await settle(page);
+  await timelineQuiet(page);
   const overhang = await replyOverhang(page);
   expect(Math.max(overhang.line, overhang.copy)).toBeLessThanOrEqual(1);
 });
@@ -275,7 +252,7 @@ test("the last lines of a reply the list did not measure are brought into view",
   await sendPrompt(page, "A reply that outgrows its measured row");
   await expect(page).toHaveURL((url) => THREAD_PATH.test(url.pathname));
   await expect(assistantBodies(page).last()).toContainText(DEMO_ANSWER_END);
-  await settle(page);
+  await timelineQuiet(page);
   const scroller = page.locator(".timeline__scroller");
   const distanceToEnd = () =>
     scroller.evaluate((el) => Math.round(el.scrollHeight - el.scrollTop - el.clientHeight));

@@ -4,7 +4,7 @@
  * older page is inserted above the rows in view without moving them.
  */
 import type { Locator, Page } from "@playwright/test";
-import { expect, messageRows, test } from "./support/fixtures.ts";
+import { expect, messageRows, test, timelineQuiet } from "./support/fixtures.ts";
 
 /** The timeline's scroll container: the nearest scrollable ancestor of a message row. */
 async function timelineScroller(page: Page): Promise<Locator> {
@@ -106,26 +106,7 @@ test("rows reused while flinging through history show their own message", async 
     }
   });
   // Wait until the list has settled: no row content changed for 10 frames in a row.
-  await scroller.evaluate(
-    (el) =>
-      new Promise<void>((resolve) => {
-        let quietFrames = 0;
-        const observer = new MutationObserver(() => {
-          quietFrames = 0;
-        });
-        observer.observe(el, { subtree: true, childList: true, characterData: true });
-        const frame = () => {
-          quietFrames += 1;
-          if (quietFrames >= 10) {
-            observer.disconnect();
-            resolve();
-          } else {
-            requestAnimationFrame(frame);
-          }
-        };
-        requestAnimationFrame(frame);
-      }),
-  );
+  await timelineQuiet(page);
   // Each answer on screen follows its own prompt, and its code and table are its own.
   // In screen order: reused row elements keep their place in the DOM, not the message's.
   const pairs = await page.locator("[data-message-id]").evaluateAll((rows) =>

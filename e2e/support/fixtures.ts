@@ -108,6 +108,37 @@ export async function sendPrompt(page: Page, text: string): Promise<void> {
 }
 
 /**
+ * Resolves once the timeline's rows have not changed for 10 frames in a row (and, with
+ * `scroll: true`, neither has its scroll position): the list has measured and placed what it
+ * shows, so a pointer aimed at a row now meets it.
+ */
+export async function timelineQuiet(page: Page, { scroll = false } = {}): Promise<void> {
+  await page.locator(".timeline__scroller").evaluate(
+    (el, watchScroll) =>
+      new Promise<void>((resolve) => {
+        let quietFrames = 0;
+        let top = el.scrollTop;
+        const observer = new MutationObserver(() => {
+          quietFrames = 0;
+        });
+        observer.observe(el, { subtree: true, childList: true, characterData: true });
+        const frame = () => {
+          quietFrames = watchScroll && el.scrollTop !== top ? 0 : quietFrames + 1;
+          top = el.scrollTop;
+          if (quietFrames >= 10) {
+            observer.disconnect();
+            resolve();
+          } else {
+            requestAnimationFrame(frame);
+          }
+        };
+        requestAnimationFrame(frame);
+      }),
+    scroll,
+  );
+}
+
+/**
  * The last sentence of a demo answer to a prompt without citations (its citation account):
  * once it is shown, the reply is complete.
  */
