@@ -20,7 +20,9 @@ import {
   highlightedText,
   sendPrompt,
   test,
+  threadIdOf,
   timelineQuiet,
+  turnEnded,
 } from "./support/fixtures.ts";
 import type { RigState } from "./support/rig.ts";
 
@@ -85,20 +87,6 @@ function countHistoryRequests(page: Page) {
     if (/[?&]before=/.test(url)) counts.before++;
   });
   return counts;
-}
-
-/** Resolves once the thread open in `page` has no running turn (its reply is stored whole). */
-async function turnEnded(page: Page): Promise<void> {
-  const threadId = new URL(page.url()).pathname.split("/")[2];
-  await expect
-    .poll(
-      async () => {
-        const response = await page.request.get(`/api/threads/${threadId}`);
-        return ((await response.json()) as { activeTurn: unknown }).activeTurn;
-      },
-      { timeout: 30_000, intervals: [100] },
-    )
-    .toBeNull();
 }
 
 async function openSeeded(page: Page, rig: RigState): Promise<void> {
@@ -318,7 +306,7 @@ test("a reply completing while the bar is open joins the count; Cite match cites
   const sent = page.locator("a[data-assistant-citation-chip]");
   await expect(sent).toHaveCount(1);
   await expect(page.getByText("I received 1 citation:")).toBeVisible({ timeout: 30_000 });
-  await turnEnded(page);
+  await turnEnded(page, threadIdOf(page));
   await timelineQuiet(page, { scroll: true });
   await sent.click();
   await expect.poll(() => highlightedText(page)).toEqual(["quokka marmot"]);

@@ -21,6 +21,7 @@ import {
   THREAD_PATH,
   test,
   timelineQuiet,
+  turnEnded,
 } from "./support/fixtures.ts";
 
 /** Fresh browser contexts per run of the citing test. */
@@ -93,19 +94,6 @@ async function replyOverhang(
         held: scroller.closest("[data-following-held]") !== null,
       };
     });
-}
-
-/** Resolves once the server says the thread has no running turn (its reply is stored whole). */
-async function turnEnded(page: Page, threadId: string): Promise<void> {
-  await expect
-    .poll(
-      async () => {
-        const response = await page.request.get(`/api/threads/${threadId}`);
-        return ((await response.json()) as { activeTurn: unknown }).activeTurn;
-      },
-      { timeout: 30_000 },
-    )
-    .toBeNull();
 }
 
 /** A titled thread holding one finished turn (titled: the sidebar never shows demo words). */
@@ -214,12 +202,7 @@ test("a reply that lands in one burst as its turn ends is followed to its last l
   await expect(page).toHaveURL((url) => THREAD_PATH.test(url.pathname));
   await expect(page.locator('[data-role="user"]')).toHaveCount(1);
   const threadId = new URL(page.url()).pathname.split("/")[2]!;
-  await expect
-    .poll(async () => {
-      const response = await page.request.get(`/api/threads/${threadId}`);
-      return ((await response.json()) as { activeTurn: unknown }).activeTurn;
-    })
-    .toBeNull();
+  await turnEnded(page, threadId);
   await events.hold(false);
   await events.release(10_000);
   await expect(assistantBodies(page).last()).toContainText(DEMO_ANSWER_END);

@@ -26,6 +26,7 @@ import {
   row,
   sendPrompt,
   test,
+  turnEnded,
 } from "./support/fixtures.ts";
 import type { RigState } from "./support/rig.ts";
 
@@ -444,15 +445,7 @@ test("Jump to latest after a deep jump, with a reply that streamed in meanwhile"
   });
   expect(sent.ok()).toBe(true);
   const { turn: sentTurn } = (await sent.json()) as { turn: { id: string } };
-  await expect
-    .poll(
-      async () => {
-        const res = await page.request.get(`/api/threads/${rig.seededThreadId}`);
-        return ((await res.json()) as { activeTurn: unknown }).activeTurn;
-      },
-      { timeout: 30_000 },
-    )
-    .toBeNull();
+  await turnEnded(page, rig.seededThreadId);
   // Still reading the old window.
   await expect(page.getByText(lead(turn)).first()).toBeVisible();
 

@@ -107,6 +107,19 @@ export async function sendPrompt(page: Page, text: string): Promise<void> {
   await box.press("Enter");
 }
 
+/** Resolves once the server says the thread has no running turn (its reply is stored whole). */
+export async function turnEnded(page: Page, threadId: string): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        const response = await page.request.get(`/api/threads/${threadId}`);
+        return ((await response.json()) as { activeTurn: unknown }).activeTurn;
+      },
+      { timeout: 30_000, intervals: [100] },
+    )
+    .toBeNull();
+}
+
 /**
  * Resolves once the timeline's rows have not changed for 10 frames in a row (and, with
  * `scroll: true`, neither has its scroll position): the list has measured and placed what it
