@@ -116,7 +116,8 @@ describe("followReducer", () => {
 describe("followDecision", () => {
   it("pins nothing while positioning, folding or showing a detached window", () => {
     const following = initialFollowState(false);
-    expect(followDecision(following, QUIET)).toEqual({ pinToEnd: true, keepVisibleContent: true });
+    // Pinned to the end, nothing else anchors the view (a second anchor overshot the end).
+    expect(followDecision(following, QUIET)).toEqual({ pinToEnd: true, keepVisibleContent: false });
     expect(followDecision(following, { ...QUIET, positioning: true })).toEqual({
       pinToEnd: false,
       keepVisibleContent: false,
@@ -130,6 +131,29 @@ describe("followDecision", () => {
       keepVisibleContent: false,
     });
     expect(followDecision(following, { ...QUIET, reachedEnd: false }).pinToEnd).toBe(false);
+  });
+
+  it("keeps the rows in view still exactly when nothing pins the end (outside placing and folding)", () => {
+    fc.assert(
+      fc.property(
+        fc.record({ following: fc.boolean(), pressed: fc.boolean() }),
+        fc.record({
+          positioning: fc.boolean(),
+          turnFolding: fc.boolean(),
+          messageFolding: fc.boolean(),
+          reachedEnd: fc.boolean(),
+        }),
+        (state, context) => {
+          const decision = followDecision(state, context);
+          expect(decision.pinToEnd && decision.keepVisibleContent).toBe(false);
+          if (!context.positioning && !context.messageFolding) {
+            expect(decision.keepVisibleContent).toBe(!decision.pinToEnd);
+          }
+        },
+      ),
+    );
+    const held = followReducer(initialFollowState(false), { type: "press" });
+    expect(followDecision(held, QUIET)).toEqual({ pinToEnd: false, keepVisibleContent: true });
   });
 });
 

@@ -116,21 +116,29 @@ export type FollowContext = {
 export type FollowDecision = {
   /** Keep the end in view as the content or the view changes size. */
   pinToEnd: boolean;
-  /** Keep the rows in view still when rows above them change (older pages, measured sizes). */
+  /**
+   * Keep the rows in view still when rows above them change (older pages, measured sizes). Off
+   * while `pinToEnd`: the end is the one anchor then.
+   */
   keepVisibleContent: boolean;
 };
 
 /** The list's behaviour for a follow state in its context. */
 export function followDecision(state: FollowState, context: FollowContext): FollowDecision {
+  const pinToEnd =
+    state.following &&
+    !state.pressed &&
+    !context.positioning &&
+    !context.turnFolding &&
+    !context.messageFolding &&
+    context.reachedEnd;
   return {
-    pinToEnd:
-      state.following &&
-      !state.pressed &&
-      !context.positioning &&
-      !context.turnFolding &&
-      !context.messageFolding &&
-      context.reachedEnd,
-    keepVisibleContent: !context.positioning && !context.messageFolding,
+    pinToEnd,
+    // Never both: while the end is pinned, the list's own scroll to the end is in flight, and
+    // keeping content still then adds the last row's growth to a scroll that already reached the
+    // new end (Legend List's MVCP), overshooting it for one frame: the browser clamps it back and
+    // every row jumps down when a reply ends (README "No second anchor while pinned").
+    keepVisibleContent: !pinToEnd && !context.positioning && !context.messageFolding,
   };
 }
 
