@@ -48,10 +48,15 @@ function startRecording(page: Page): Promise<void> {
           scrollHeight: scroller.scrollHeight,
           clientHeight: scroller.clientHeight,
           content: content.getBoundingClientRect().height,
-          rows: [...document.querySelectorAll<HTMLElement>("[data-message-id]")].map((row) => {
+          // Every row: a message, or a turn's working, outcome, error or fold row.
+          rows: [
+            ...document.querySelectorAll<HTMLElement>(
+              ".timeline__content [data-message-id], .timeline__content [data-row-kind]",
+            ),
+          ].map((row) => {
             const rect = row.getBoundingClientRect();
             return {
-              id: row.dataset.messageId ?? "",
+              id: row.dataset.messageId ?? `${row.dataset.rowKind}:${row.dataset.turnId}`,
               top: rect.top - box.top,
               bottom: rect.bottom - box.top,
             };
