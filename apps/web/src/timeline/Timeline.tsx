@@ -272,6 +272,7 @@ export const Timeline = memo(function Timeline({
           // collapses (issue 21: 42 px).
           maintainScrollAtEnd={decision.pinToEnd ? { animated: false } : false}
           maintainScrollAtEndThreshold={0.1}
+          // Off while the end is pinned: both at once overshot the end at a reply's end (README).
           maintainVisibleContentPosition={
             decision.keepVisibleContent ? { data: true, size: true } : false
           }
