@@ -448,11 +448,13 @@ describe("search all threads", () => {
       write: "one by one" | "in bulk" = "one by one",
     ) => {
       const first = counter + 1;
-      const ids =
-        write === "one by one"
-          ? await thread(id, at(second), pairs)
-          : (await bulkThreads([{ id, now: at(second), texts: pairs }]),
-            pairs.flatMap((_, i) => [`${id}-p${first + i}`, `${id}-a${first + i}`]));
+      let ids: string[];
+      if (write === "one by one") {
+        ids = await thread(id, at(second), pairs);
+      } else {
+        await bulkThreads([{ id, now: at(second), texts: pairs }]);
+        ids = pairs.flatMap((_, i) => [`${id}-p${first + i}`, `${id}-a${first + i}`]);
+      }
       pairs.forEach(([prompt, answer], i) => {
         expected.push({ id: `${id}/${ids[2 * i]}`, text: prompt });
         expected.push({ id: `${id}/${ids[2 * i + 1]}`, text: answer });
