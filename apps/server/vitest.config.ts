@@ -14,5 +14,8 @@ export default defineProject({
     globalSetup: ["./src/testing/testBundles.ts"],
     benchmark: { include: ["bench/**/*.bench.ts"] },
     testTimeout: 20_000,
+    // As in server-pg: a beforeAll that seeds a store (api.citedBy's demo thread) outlasted
+    // Vitest's 10 s default on a machine loaded to 20 runnable processes per 2 cores.
+    hookTimeout: 60_000,
   },
 });

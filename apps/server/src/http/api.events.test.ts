@@ -220,12 +220,17 @@ describe("server-sent events", () => {
     await server.provider.whenIdle();
     const detail = await server.getJson<ThreadDetail>(`/api/threads/${thread.id}`);
     expect(detail.lastEventId).toBeGreaterThan(500);
+    // `until` runs after every read: it parses only the events that arrived since the last one
+    // (parsing the whole list each time was quadratic in the backlog).
+    let counted = 0;
+    let doneCount = 0;
     const events = await collectSse(eventsUrl(), {
       lastEventId: "0",
       until: (received) => {
-        const doneCount = parse(received).filter(
-          (e) => e.type === "turn.updated" && e.turn.status === "completed",
-        ).length;
+        for (; counted < received.length; counted++) {
+          const e = JSON.parse(received[counted]!.data) as ServerEvent;
+          if (e.type === "turn.updated" && e.turn.status === "completed") doneCount++;
+        }
         if (doneCount === 150 && received.length === ids(received).length) {
           // Backlog replayed: one more turn arrives live.
           if (

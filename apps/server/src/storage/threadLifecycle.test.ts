@@ -87,6 +87,17 @@ async function thread(id: string, now: string, texts: [string, string][]): Promi
 async function bulkThreads(
   threads: readonly { id: string; now: string; texts: [string, string][] }[],
 ): Promise<void> {
+  // The filler repeats a few dozen texts thousands of times: each is rendered once.
+  const rendered = new Map<string, string>();
+  const searchTextOnce = (role: "user" | "assistant", text: string) => {
+    const key = `${role}\n${text}`;
+    let searchText = rendered.get(key);
+    if (searchText === undefined) {
+      searchText = searchTextOf(role, text);
+      rendered.set(key, searchText);
+    }
+    return searchText;
+  };
   await store.transaction(async (tx) => {
     for (const { id, now, texts } of threads) {
       await tx.createThread({ id, title: null, now });
@@ -100,7 +111,7 @@ async function bulkThreads(
               id: `${id}-p${n}`,
               text: prompt,
               providerInput: prompt,
-              searchText: searchTextOf("user", prompt),
+              searchText: searchTextOnce("user", prompt),
               now,
             },
             replies: [
@@ -108,7 +119,7 @@ async function bulkThreads(
                 id: `${id}-a${n}`,
                 kind: "answer",
                 text: answer,
-                searchText: searchTextOf("assistant", answer),
+                searchText: searchTextOnce("assistant", answer),
                 now,
               },
             ],
@@ -430,15 +441,28 @@ describe("search all threads", () => {
     ];
     const at = (second: number) => new Date(Date.UTC(2031, 0, 1) - second * 1000).toISOString();
     const expected: { id: string; text: string }[] = [];
-    const add = async (id: string, second: number, pairs: [string, string][]) => {
-      const ids = await thread(id, at(second), pairs);
+    const add = async (
+      id: string,
+      second: number,
+      pairs: [string, string][],
+      write: "one by one" | "in bulk" = "one by one",
+    ) => {
+      const first = counter + 1;
+      let ids: string[];
+      if (write === "one by one") {
+        ids = await thread(id, at(second), pairs);
+      } else {
+        await bulkThreads([{ id, now: at(second), texts: pairs }]);
+        ids = pairs.flatMap((_, i) => [`${id}-p${first + i}`, `${id}-a${first + i}`]);
+      }
       pairs.forEach(([prompt, answer], i) => {
         expected.push({ id: `${id}/${ids[2 * i]}`, text: prompt });
         expected.push({ id: `${id}/${ids[2 * i + 1]}`, text: answer });
       });
     };
     // First, more substring matches than a batch that are not whole words, and enough matches
-    // in all that SQLite does not ask the trigram index first (a rare query).
+    // in all that SQLite does not ask the trigram index first (a rare query). Written in bulk
+    // (the same rows as one by one, see bulkThreads); the dense threads below, one by one.
     await add(
       "walk-dense-notesy",
       -1,
@@ -447,6 +471,7 @@ describe("search all threads", () => {
         // A few whole words among them, far past the first batch.
         n % 100 === 70 ? `${variants[0]}!` : `${variants[3]}!`,
       ]),
+      "in bulk",
     );
     for (let t = 0; t < 10; t++) {
       await add(

@@ -11,8 +11,21 @@ import { startPostgresCluster } from "./postgresCluster.ts";
 /** The run's migrated template database. */
 export const MIGRATED_TEMPLATE = "t_migrated_template";
 
+/**
+ * Server settings of the run's cluster, on top of `fsync=off`: a test cluster needs no
+ * durability (no test crashes PostgreSQL itself; the fault tests end backends or restart it
+ * cleanly), so commits do not wait for the WAL and pages are not logged whole after a
+ * checkpoint. No autovacuum: with a database per test server, its launcher visits hundreds of
+ * databases a minute, and a test never waits for it (the stores ANALYZE what they need).
+ */
+export const TEST_CLUSTER_SETTINGS = [
+  "synchronous_commit=off",
+  "full_page_writes=off",
+  "autovacuum=off",
+] as const;
+
 export default async function setup(): Promise<() => void> {
-  const cluster = await startPostgresCluster();
+  const cluster = await startPostgresCluster({ settings: TEST_CLUSTER_SETTINGS });
   try {
     const client = new pg.Client({
       connectionString: await cluster.createDatabase(MIGRATED_TEMPLATE),
