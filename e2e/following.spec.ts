@@ -10,11 +10,6 @@
  * for a Chromium launch each time. Each run checks that its page loaded every script over the
  * network. On the code before the follow policy, runs in fresh contexts missed as often as runs
  * in fresh browsers did (see the citing test).
- *
- * The runs of one test are independent (each its own thread, context and renderer), so they run
- * {@link CONCURRENT_RUNS} at a time: a renderer throttled 4x spends most of its time held still
- * by the throttle, and the runs beside it only make its machine busier, which is where the view
- * used to stop short.
  */
 import type { Browser, BrowserContext, Page } from "@playwright/test";
 import {
@@ -31,27 +26,6 @@ import {
 
 /** Fresh browser contexts per run of the citing test. */
 const RUNS = 6;
-
-/** Runs of one test in flight at once (each in its own fresh context). */
-const CONCURRENT_RUNS = 3;
-
-/**
- * Calls `run(0)` .. `run(count - 1)`, at most `concurrency` at a time, and resolves once every
- * call has ended (rejects with the first failure, after the calls in flight have ended).
- */
-async function eachConcurrently(
-  count: number,
-  concurrency: number,
-  run: (index: number) => Promise<void>,
-): Promise<void> {
-  let next = 0;
-  const lanes = Array.from({ length: Math.min(concurrency, count) }, async () => {
-    while (next < count) await run(next++);
-  });
-  const ended = await Promise.allSettled(lanes);
-  const failed = ended.find((lane) => lane.status === "rejected");
-  if (failed) throw failed.reason;
-}
 
 /**
  * A fresh browser context (empty HTTP cache, storage and code cache; a renderer process of its
@@ -146,47 +120,46 @@ async function threadWithOneReply(page: Page, run: number): Promise<string> {
 // code about one chance in five of passing. Sending with Enter instead of a click on Send never
 // failed there (0 of 5), so the runs click.
 test("the first reply in 6 fresh browser contexts, sent after citing from higher up, is followed to its last line and Copy button", async ({
+  page,
   browser,
   rig,
 }) => {
   test.setTimeout(180_000);
+  const paths: string[] = [];
+  for (let run = 0; run < RUNS; run++) paths.push(await threadWithOneReply(page, run));
   const misses: { run: number; line: number; copy: number; end: number; held: boolean }[] = [];
-  await eachConcurrently(RUNS, CONCURRENT_RUNS, async (run) => {
+  for (const [run, path] of paths.entries()) {
     // A laptop window (1366x768 less the browser's own bars).
     const { context, page: fresh } = await freshContext(browser, rig.baseURL, {
       width: 1280,
       height: 640,
     });
-    try {
-      const path = await threadWithOneReply(fresh, run);
-      await fresh.goto(path);
-      // The reply is taller than the view: its first paragraph is higher up than the end.
-      const paragraph = assistantBodies(fresh).first().locator("p").first();
-      await paragraph.click({ clickCount: 3 });
-      await fresh.getByRole("button", { name: "Cite in composer" }).click();
-      const comment = fresh.getByRole("textbox", { name: "Comment on quote" });
-      await comment.fill("Why?");
-      await comment.press("Enter");
-      await expect(comment).toBeHidden();
-      // Focus is back in the composer, right after the chip.
-      await fresh.keyboard.insertText(` Follow-up number ${run}`);
-      await fresh.getByRole("button", { name: "Send" }).click();
-      await expect(
-        fresh.locator('[data-role="user"]').filter({ hasText: `Follow-up number ${run}` }),
-      ).toHaveCount(1);
-      await turnEnded(fresh, path.split("/")[2]!);
-      await expect(assistantBodies(fresh).last()).toContainText("I received 1 citation:");
-      await timelineQuiet(fresh);
-      const overhang = await replyOverhang(fresh);
-      // 1 px for sub-pixel layout.
-      if (overhang.line > 1 || overhang.copy > 1) misses.push({ run, ...overhang });
-      // At the end, so no Jump to latest.
-      else await expect(fresh.getByRole("button", { name: "Jump to latest" })).toHaveCount(0);
-      await expectColdScripts(fresh);
-    } finally {
-      await context.close();
-    }
-  });
+    await fresh.goto(path);
+    // The reply is taller than the view: its first paragraph is higher up than the end.
+    const paragraph = assistantBodies(fresh).first().locator("p").first();
+    await paragraph.click({ clickCount: 3 });
+    await fresh.getByRole("button", { name: "Cite in composer" }).click();
+    const comment = fresh.getByRole("textbox", { name: "Comment on quote" });
+    await comment.fill("Why?");
+    await comment.press("Enter");
+    await expect(comment).toBeHidden();
+    // Focus is back in the composer, right after the chip.
+    await fresh.keyboard.insertText(` Follow-up number ${run}`);
+    await fresh.getByRole("button", { name: "Send" }).click();
+    await expect(
+      fresh.locator('[data-role="user"]').filter({ hasText: `Follow-up number ${run}` }),
+    ).toHaveCount(1);
+    await turnEnded(fresh, path.split("/")[2]!);
+    await expect(assistantBodies(fresh).last()).toContainText("I received 1 citation:");
+    await timelineQuiet(fresh);
+    const overhang = await replyOverhang(fresh);
+    // 1 px for sub-pixel layout.
+    if (overhang.line > 1 || overhang.copy > 1) misses.push({ run, ...overhang });
+    // At the end, so no Jump to latest.
+    else await expect(fresh.getByRole("button", { name: "Jump to latest" })).toHaveCount(0);
+    await expectColdScripts(fresh);
+    await context.close();
+  }
   // Every run: the reply's last line and its Copy button inside the view.
   expect(misses).toEqual([]);
 });
@@ -197,26 +170,23 @@ test("the first reply in 10 fresh browser contexts, sent from the home page, is 
 }) => {
   test.setTimeout(240_000);
   const misses: { run: number; line: number; copy: number; end: number; held: boolean }[] = [];
-  await eachConcurrently(10, CONCURRENT_RUNS, async (run) => {
+  for (let run = 0; run < 10; run++) {
     const { context, page: fresh } = await freshContext(browser, rig.baseURL, {
       width: 1280,
       height: 800,
     });
-    try {
-      await fresh.goto("/");
-      await sendPrompt(fresh, `First question number ${run} about cursor pagination`);
-      await expect(fresh).toHaveURL((url) => THREAD_PATH.test(url.pathname));
-      await turnEnded(fresh, new URL(fresh.url()).pathname.split("/")[2]!);
-      await expect(assistantBodies(fresh).last()).toContainText(DEMO_ANSWER_END);
-      await timelineQuiet(fresh);
-      const overhang = await replyOverhang(fresh);
-      if (overhang.line > 1 || overhang.copy > 1) misses.push({ run, ...overhang });
-      else await expect(fresh.getByRole("button", { name: "Jump to latest" })).toHaveCount(0);
-      await expectColdScripts(fresh);
-    } finally {
-      await context.close();
-    }
-  });
+    await fresh.goto("/");
+    await sendPrompt(fresh, `First question number ${run} about cursor pagination`);
+    await expect(fresh).toHaveURL((url) => THREAD_PATH.test(url.pathname));
+    await turnEnded(fresh, new URL(fresh.url()).pathname.split("/")[2]!);
+    await expect(assistantBodies(fresh).last()).toContainText(DEMO_ANSWER_END);
+    await timelineQuiet(fresh);
+    const overhang = await replyOverhang(fresh);
+    if (overhang.line > 1 || overhang.copy > 1) misses.push({ run, ...overhang });
+    else await expect(fresh.getByRole("button", { name: "Jump to latest" })).toHaveCount(0);
+    await expectColdScripts(fresh);
+    await context.close();
+  }
   expect(misses).toEqual([]);
 });
 
