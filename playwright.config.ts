@@ -36,6 +36,10 @@ export default defineConfig({
     permissions: ["clipboard-read", "clipboard-write"],
     launchOptions: CHROMIUM_LAUNCH,
     screenshot: "only-on-failure",
-    trace: "retain-on-failure",
+    // A trace is recorded for every test and kept for a failed one. Without its screencast
+    // (a JPEG of every frame the page paints, taken whether or not the trace is kept) the
+    // suite spends about a quarter less CPU; the trace keeps its DOM snapshots per action,
+    // which the trace viewer shows, and the failure screenshot stays.
+    trace: { mode: "retain-on-failure", screenshots: false, snapshots: true, sources: true },
   },
 });

@@ -5,8 +5,8 @@
  * under a fade), read by `support/landing.ts` once the jump has settled. 0 misses allowed.
  *
  * These tests add turns to the seeded thread, so this file sorts after navigation.spec.ts. Each
- * stands alone (the sweep tests post their own prompt), so the file's tests run in parallel:
- * the two workers share the sweep out.
+ * stands alone (a sweep test posts its prompt unless its server's newest prompt is already one),
+ * so the file's tests run in parallel: the two workers share the sweep out.
  */
 import type { Locator, Page } from "@playwright/test";
 import {
@@ -144,11 +144,14 @@ const POSITIONS = [0.12, 0.35, 0.6, 0.85] as const;
 /** Resolves once the seeded thread has no running turn. */
 async function seededTurnEnded(page: Page, rig: RigState): Promise<void> {
   await expect
-    .poll(async () => {
-      const newest = await page.request.get(`/api/threads/${rig.seededThreadId}`);
-      const detail = (await newest.json()) as { activeTurn: unknown };
-      return detail.activeTurn === null;
-    })
+    .poll(
+      async () => {
+        const newest = await page.request.get(`/api/threads/${rig.seededThreadId}`);
+        const detail = (await newest.json()) as { activeTurn: unknown };
+        return detail.activeTurn === null;
+      },
+      { intervals: [100] },
+    )
     .toBe(true);
 }
 
@@ -199,15 +202,36 @@ async function postSweepPrompt(page: Page, rig: RigState): Promise<string> {
   await seededTurnEnded(page, rig);
   const id = body.message?.id ?? body.prompt?.id;
   if (id) return id;
-  const after = await page.request.get(`/api/threads/${rig.seededThreadId}/messages?limit=10`);
-  const newest = (await after.json()) as { messages: PageMessage[] };
-  return newest.messages.filter((m) => m.role === "user").at(-1)!.id;
+  return (await newestPromptId(page, rig))!;
+}
+
+/** The id of the seeded thread's newest user message. */
+async function newestPromptId(page: Page, rig: RigState): Promise<string | undefined> {
+  const response = await page.request.get(`/api/threads/${rig.seededThreadId}/messages?limit=10`);
+  const newest = (await response.json()) as { messages: PageMessage[] };
+  return newest.messages.filter((m) => m.role === "user").at(-1)?.id;
+}
+
+/**
+ * The sweep prompt this worker (so this server) posted last. A sweep only reads the thread, so
+ * the next sweep on the same server takes the same prompt as long as it is still the thread's
+ * newest (nothing was posted after it), as if it had just posted it; otherwise it posts its own.
+ */
+let workerSweepPrompt: Promise<string> | undefined;
+
+/** The sweep's prompt, the seeded thread's newest: this worker's last one, or a new one. */
+async function sweepPrompt(page: Page, rig: RigState): Promise<string> {
+  const last = await workerSweepPrompt?.catch(() => undefined);
+  if (last !== undefined && last === (await newestPromptId(page, rig))) return last;
+  workerSweepPrompt = postSweepPrompt(page, rig);
+  return workerSweepPrompt;
 }
 
 /**
  * The sweep, in four tests (fold state x upper or lower chip places, 10 jumps each) that the
- * workers share out: each posts its own sweep prompt, so it starts as the whole sweep did, with
- * its prompt the thread's newest.
+ * workers share out: each starts as the whole sweep did, with its sweep prompt the thread's
+ * newest ({@link sweepPrompt}: posted by the first sweep on a server, then reused while no turn
+ * follows it).
  */
 for (const unfolded of [false, true]) {
   for (const [half, positions] of [
@@ -219,7 +243,7 @@ for (const unfolded of [false, true]) {
       rig,
     }) => {
       test.setTimeout(300_000);
-      const promptId = await postSweepPrompt(page, rig);
+      const promptId = await sweepPrompt(page, rig);
       const misses: string[] = [];
       for (const distance of DISTANCES) {
         for (const fraction of positions) {

@@ -3,10 +3,30 @@
  * name the app's DOM contract (DESIGN.md section 6, apps/web/src/composer/README.md) in one
  * place, so a renamed control breaks one helper rather than every spec.
  */
-import { test as base, expect, type Locator, type Page } from "@playwright/test";
+import { test as base, expect as baseExpect, type Locator, type Page } from "@playwright/test";
 import type { RigServer, RigServerOptions, RigState, SeedTemplate } from "./rig.ts";
 
-export { expect };
+/** How often `expect.poll` checks, unless a call gives its own `intervals`. */
+const POLL_INTERVALS = [100];
+
+/**
+ * Playwright's `expect`, except that `expect.poll` checks every {@link POLL_INTERVALS} ms unless
+ * the call says otherwise: Playwright's own default backs off to one check a second, so a
+ * condition that comes true after a second or two (a streamed reply, a stored turn) was seen up
+ * to a second late.
+ */
+export const expect: typeof baseExpect = (() => {
+  const configured = baseExpect.configure({});
+  const poll = configured.poll;
+  configured.poll = ((actual, messageOrOptions) =>
+    poll(
+      actual,
+      typeof messageOrOptions === "string"
+        ? { message: messageOrOptions, intervals: POLL_INTERVALS }
+        : { intervals: POLL_INTERVALS, ...messageOrOptions },
+    )) as typeof poll;
+  return configured;
+})();
 
 /** Ranges' text of the `assistant-citation` highlight (empty when there is none). */
 export function highlightedText(page: Page): Promise<string[]> {
