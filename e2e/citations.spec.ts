@@ -320,15 +320,7 @@ test("a chip clicked at the end while a reply streams shows its source; the repl
   // The reply starts (its events are handed over one by one); most of it is still held.
   const chip = page.getByRole("link", { name: "Assistant quote: While it streams" });
   const streaming = page.locator('[data-role="assistant"][data-status="streaming"]');
-  await expect
-    .poll(
-      async () => {
-        await events.release(1);
-        return (await chip.count()) + (await streaming.count());
-      },
-      { intervals: [50], timeout: 30_000 },
-    )
-    .toBe(2);
+  await events.releaseUntil(async () => (await chip.count()) + (await streaming.count())).toBe(2);
   await expect.poll(() => events.release(0)).toBeGreaterThanOrEqual(8);
   // The view is at the end, following the reply, when the chip is clicked.
   const fromEnd = () =>

@@ -269,15 +269,7 @@ test("a press on the first reply of a brand-new thread freezes the view for the 
   await expect(page).toHaveURL((url) => THREAD_PATH.test(url.pathname));
   const reply = page.locator('[data-role="assistant"][data-kind="answer"]');
   // Let the reply's first paragraph arrive (the rest stays held).
-  await expect
-    .poll(
-      async () => {
-        await events.release(1);
-        return reply.locator("p").count();
-      },
-      { intervals: [50], timeout: 30_000 },
-    )
-    .toBeGreaterThanOrEqual(2);
+  await events.releaseUntil(() => reply.locator("p").count()).toBeGreaterThanOrEqual(2);
   // The reply arrives in stored flushes of ~100 ms (a few chunks each): keep four held.
   await expect.poll(() => events.release(0)).toBeGreaterThanOrEqual(4);
   const word = reply.locator("p").first();

@@ -304,15 +304,7 @@ test("a chip pressed while the reply under it streams stays put and opens its so
   const scrollTop = () => scroller.evaluate((element) => element.scrollTop);
   const contentHeight = () => scroller.evaluate((element) => element.scrollHeight);
   // The reply streams in until the view, following it, has scrolled (the chip still shown).
-  await expect
-    .poll(
-      async () => {
-        await events.release(1);
-        return scrollTop();
-      },
-      { intervals: [50], timeout: 30_000 },
-    )
-    .toBeGreaterThan(0);
+  await events.releaseUntil(() => scrollTop()).toBeGreaterThan(0);
   // The reply grew by the released events alone: a brand-new thread has no history to read.
   expect(readsOfThread().slice(readsAtLoad)).toEqual([]);
   // Inside the timeline's box (not under the thread header): the press is in the timeline.
@@ -324,15 +316,7 @@ test("a chip pressed while the reply under it streams stays put and opens its so
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   await page.mouse.down();
   const pressedHeight = await contentHeight();
-  await expect
-    .poll(
-      async () => {
-        await events.release(1);
-        return contentHeight();
-      },
-      { intervals: [50], timeout: 30_000 },
-    )
-    .toBeGreaterThan(pressedHeight);
+  await events.releaseUntil(() => contentHeight()).toBeGreaterThan(pressedHeight);
   await page.evaluate(
     () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))),
   );

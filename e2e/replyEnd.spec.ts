@@ -173,15 +173,7 @@ test("scrolled up a little, rows in view do not move when a reply ends", async (
   await sendPrompt(page, "A second question, answered while I read above");
   const reply = page.locator('[data-role="assistant"][data-kind="answer"]').last();
   // Let the reply's first paragraphs arrive (the rest, and the turn's end, stay held).
-  await expect
-    .poll(
-      async () => {
-        await events.release(1);
-        return reply.locator("p").count();
-      },
-      { intervals: [50], timeout: 30_000 },
-    )
-    .toBeGreaterThanOrEqual(2);
+  await events.releaseUntil(() => reply.locator("p").count()).toBeGreaterThanOrEqual(2);
   await timelineQuiet(page, { scroll: true });
   // The reader scrolls up a little: the streamed reply stays partly in view.
   const scroller = page.locator(".timeline__scroller");

@@ -187,6 +187,12 @@ export const DEMO_ANSWER_END = "I received no citations with this message.";
 export async function controlThreadEvents(page: Page): Promise<{
   hold(held: boolean): Promise<void>;
   release(count: number): Promise<number>;
+  /**
+   * Hands the app the held events one at a time, every 50 ms for up to 30 s, until `read`
+   * (called after each) passes the matcher the caller chains on, e.g.
+   * `await events.releaseUntil(() => reply.locator("p").count()).toBeGreaterThanOrEqual(2)`.
+   */
+  releaseUntil<T>(read: () => Promise<T>): ReturnType<typeof expect.poll<T>>;
 }> {
   await page.addInitScript(() => {
     const w = window as unknown as {
@@ -219,18 +225,27 @@ export async function controlThreadEvents(page: Page): Promise<{
       return add.call(this, type, held, options);
     } as typeof EventSource.prototype.addEventListener;
   });
+  const release = (count: number) =>
+    page.evaluate(
+      (count) =>
+        (window as unknown as { releaseThreadEvents: (n: number) => number }).releaseThreadEvents(
+          count,
+        ),
+      count,
+    );
   return {
     hold: (held) =>
       page.evaluate((held) => {
         (window as unknown as { holdThreadEvents: boolean }).holdThreadEvents = held;
       }, held),
-    release: (count) =>
-      page.evaluate(
-        (count) =>
-          (window as unknown as { releaseThreadEvents: (n: number) => number }).releaseThreadEvents(
-            count,
-          ),
-        count,
+    release,
+    releaseUntil: <T>(read: () => Promise<T>) =>
+      expect.poll(
+        async () => {
+          await release(1);
+          return read();
+        },
+        { intervals: [50], timeout: 30_000 },
       ),
   };
 }
