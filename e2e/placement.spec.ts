@@ -144,14 +144,11 @@ const POSITIONS = [0.12, 0.35, 0.6, 0.85] as const;
 /** Resolves once the seeded thread has no running turn. */
 async function seededTurnEnded(page: Page, rig: RigState): Promise<void> {
   await expect
-    .poll(
-      async () => {
-        const newest = await page.request.get(`/api/threads/${rig.seededThreadId}`);
-        const detail = (await newest.json()) as { activeTurn: unknown };
-        return detail.activeTurn === null;
-      },
-      { intervals: [100] },
-    )
+    .poll(async () => {
+      const newest = await page.request.get(`/api/threads/${rig.seededThreadId}`);
+      const detail = (await newest.json()) as { activeTurn: unknown };
+      return detail.activeTurn === null;
+    })
     .toBe(true);
 }
 
