@@ -43,7 +43,20 @@ async function takeOver(turnId: string): Promise<void> {
 async function runTakenOverTurn(
   afterTakeover: (ctx: ProviderTurnContext) => Promise<void>,
 ): Promise<{ threadId: string; turnId: string }> {
+  // The adapter's own end: a shared store's runner may learn of the takeover through its thread's
+  // events and settle the turn before the adapter gets to its late writes (it is not awaited).
+  let adapterDone!: () => void;
+  const adapterFinished = new Promise<void>((resolve) => {
+    adapterDone = resolve;
+  });
   const adapter = new RecordingAdapter(async (ctx) => {
+    try {
+      await takenOver(ctx);
+    } finally {
+      adapterDone();
+    }
+  });
+  const takenOver = async (ctx: ProviderTurnContext) => {
     const progressStored = new Promise<void>((resolve) => {
       const following = events.subscribe(ctx.threadId, null, ({ event }) => {
         if (event.type === "message.created" && event.message.kind === "progress") {
@@ -60,13 +73,14 @@ async function runTakenOverTurn(
     // The adapter goes on as if nothing happened (it cannot know yet).
     early.append(" still");
     await afterTakeover(ctx);
-  });
+  };
   // A short lease, renewed every 100 ms: the race window the guard closes.
   service = new ProviderService({ store, events, adapter, turnLeaseMs: 300 });
   const threadId = randomUUID();
   await store.transaction((tx) => tx.createThread({ id: threadId, title: null, now: now() }));
   const sent = await service.sendTurn(threadId, "hello");
   await service.whenIdle();
+  await adapterFinished;
   return { threadId, turnId: sent.turn.id };
 }
 
