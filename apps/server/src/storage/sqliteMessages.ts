@@ -23,11 +23,12 @@ export type SqliteMessageQueries = Pick<
 > & {
   /**
    * Inserts one message row at `seq` (the caller took the seq), placed in the version tree;
-   * `versionOf`: it is a new version of that message, and is shown.
+   * `versionOf`: it is a new version of that message, and is shown. Returns the message as
+   * `getMessage` would read it.
    */
   insertMessageRow(
     row: Omit<MessageRow, "created_at"> & { now: string; versionOf?: string | undefined },
-  ): void;
+  ): Message;
 };
 
 export function sqliteMessageQueries(
@@ -44,11 +45,12 @@ export function sqliteMessageQueries(
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     getMessage: s(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE id = ?`),
-    // The text is known to the caller: do not read a long reply back.
-    finishedMessage: s(
-      `SELECT ${MESSAGE_COLUMNS.replace("text", "'' AS text")} FROM messages WHERE id = ?`,
+    // Returns the row it wrote, but not its text: the caller knows it (a long reply is not read
+    // back), and one statement, not an update and a read (issue 33).
+    finishMessage: s(
+      `UPDATE messages SET text = ?, status = ? WHERE id = ?
+       RETURNING ${MESSAGE_COLUMNS.replace("text", "'' AS text")}`,
     ),
-    finishMessage: s("UPDATE messages SET text = ?, status = ? WHERE id = ?"),
     deltaRows: s("SELECT data FROM events WHERE message_id = ? ORDER BY thread_id, id"),
     streamingMessagesOfTurn: s(
       `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE turn_id = ? AND status = 'streaming' ORDER BY seq`,
@@ -89,7 +91,7 @@ export function sqliteMessageQueries(
 
   const insertMessageRow = (
     row: Omit<MessageRow, "created_at"> & { now: string; versionOf?: string | undefined },
-  ): void => {
+  ): Message => {
     const placed = versions.placementOf({
       threadId: row.thread_id,
       turnId: row.turn_id,
@@ -125,6 +127,9 @@ export function sqliteMessageQueries(
       role: row.role,
       text: row.status === "streaming" ? null : row.text,
     });
+    // A message of one version is exactly the row just written (a new id has no delta rows):
+    // no read back on the turn path (issue 33). A version's number and count are read.
+    return versionOf ? getMessage(row.id)! : toMessage({ ...row, created_at: row.now });
   };
 
   return {
@@ -140,7 +145,7 @@ export function sqliteMessageQueries(
       now: string;
     }): Message {
       const seq = nextSeq(input.threadId, input.now);
-      insertMessageRow({
+      return insertMessageRow({
         id: input.id,
         thread_id: input.threadId,
         turn_id: input.turnId,
@@ -151,16 +156,14 @@ export function sqliteMessageQueries(
         status: input.status,
         now: input.now,
       });
-      return getMessage(input.id)!;
     },
 
     getMessage,
 
     /** Writes a message's whole text and final status (once, when it stops streaming). */
     finishMessage(id: string, text: string, status: "complete" | "error"): Message {
-      stmt.finishMessage.run(text, status, id);
+      const row = stmt.finishMessage.get(text, status, id) as MessageRow | undefined;
       search.finished(id, text);
-      const row = stmt.finishedMessage.get(id) as MessageRow | undefined;
       return row ? toMessage({ ...row, text }) : getMessage(id)!;
     },
 

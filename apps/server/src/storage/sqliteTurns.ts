@@ -168,7 +168,7 @@ export function sqliteTurnQueries(
           input.now,
         ) as TurnRow,
       );
-      messages.insertMessageRow({
+      const message = messages.insertMessageRow({
         id: input.messageId,
         thread_id: input.threadId,
         turn_id: input.turnId,
@@ -180,7 +180,7 @@ export function sqliteTurnQueries(
         now: input.now,
         versionOf: input.versionOf,
       });
-      return { turn, message: messages.getMessage(input.messageId)! };
+      return { turn, message };
     },
 
     getTurn,
