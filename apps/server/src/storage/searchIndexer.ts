@@ -15,6 +15,7 @@
  * process that died between a finish and its indexing is covered by the others).
  */
 import type { ChatQueries, ChatStore } from "./chatStore.ts";
+import { eventLoopPacing, type IndexPacing, PROBE_MS, renderAtOnce } from "./indexPacing.ts";
 import { searchPieceCount } from "./searchPieces.ts";
 import {
   type CrossThreadCandidateQuery,
@@ -58,6 +59,12 @@ export class SearchIndexer {
   #closed = false;
   /** `flushed()` calls waiting for a read of the whole queue to be indexed. */
   readonly #flushWaiters: (() => void)[] = [];
+  /** Whether a round waits for the event loop to have room (`indexPacing.ts`). */
+  readonly #pacing: IndexPacing;
+  /** A round waiting for room: set while something queued is left unindexed on purpose. */
+  #waiting: NodeJS.Timeout | null = null;
+  /** `idle()` calls in progress: like a search, they do not wait for room. */
+  #urgent = 0;
 
   constructor(
     store: Pick<
@@ -67,11 +74,14 @@ export class SearchIndexer {
     shared = false,
     renderer: SearchTextRenderer = createSearchTextRenderer(),
     longRenderer: SearchTextRenderer = createSearchTextRenderer(),
+    // A shared database: another process's search cannot ask this one to hurry.
+    pacing: IndexPacing = shared ? renderAtOnce : eventLoopPacing(),
   ) {
     this.#store = store;
     this.#shared = shared;
     this.#renderer = renderer;
     this.#longRenderer = longRenderer;
+    this.#pacing = pacing;
   }
 
   /** Messages this process queued, now committed (call before the kick that follows). */
@@ -80,8 +90,8 @@ export class SearchIndexer {
   }
 
   /**
-   * Indexes what this process queued (`everything`: anything queued), now or right after the
-   * current round.
+   * Indexes what this process queued (`everything`: anything queued), now, right after the
+   * current round, or once the event loop has room (`indexPacing.ts`).
    */
   kick({ everything = false }: { everything?: boolean } = {}): void {
     if (everything) this.#everything = true;
@@ -90,6 +100,8 @@ export class SearchIndexer {
       this.#again = true;
       return;
     }
+    if (this.#waitForRoom()) return;
+    this.#stopWaiting();
     this.#running = this.#drain()
       .catch((error: unknown) => {
         // Storage trouble: the queue stays, and the next kick tries again (said elsewhere).
@@ -97,27 +109,63 @@ export class SearchIndexer {
       })
       .finally(() => {
         this.#running = null;
-        if (this.#again) {
+        // A search came while the round stopped to wait: it does not wait for room.
+        if (this.#again || (this.#waiting !== null && this.#hurried())) {
           this.#again = false;
+          this.#stopWaiting();
           this.kick();
         }
-        // No round follows (nothing queued since the last read, an error, or closed): a search
-        // waiting now finds what is indexed.
-        if (!this.#running) this.#releaseFlushWaiters();
+        // No round follows and none waits (nothing queued since the last read, an error, or
+        // closed): a search waiting now finds what is indexed.
+        if (!this.#running && this.#waiting === null) this.#releaseFlushWaiters();
       });
   }
 
   /** Resolves once nothing queued so far is left (or the indexer stopped on an error). */
   async idle(): Promise<void> {
-    while (this.#running || this.#long.size > 0) {
-      await Promise.all([this.#running, ...this.#long.values()]);
+    this.#urgent++;
+    try {
+      while (this.#running || this.#waiting !== null || this.#long.size > 0) {
+        if (!this.#running && this.#waiting !== null) {
+          this.#stopWaiting();
+          this.kick();
+        }
+        await Promise.all([this.#running, ...this.#long.values()]);
+      }
+    } finally {
+      this.#urgent--;
     }
+  }
+
+  /** A search or `idle()` is waiting: rendering does not wait for room. */
+  #hurried(): boolean {
+    return this.#flushWaiters.length > 0 || this.#urgent > 0;
+  }
+
+  /** True (and a look again scheduled) when the next batch should wait for the event loop. */
+  #waitForRoom(): boolean {
+    if (this.#hurried() || !this.#pacing.shouldWait()) return false;
+    if (this.#waiting === null) {
+      this.#waiting = setTimeout(() => {
+        this.#waiting = null;
+        this.kick();
+      }, PROBE_MS);
+      // The queue is in the database: waiting never keeps the process alive.
+      this.#waiting.unref();
+    }
+    return true;
+  }
+
+  #stopWaiting(): void {
+    if (this.#waiting !== null) clearTimeout(this.#waiting);
+    this.#waiting = null;
   }
 
   /** Stops: an unfinished render is dropped (the message stays queued for the next start). */
   async close(): Promise<void> {
     this.#closed = true;
     this.#again = false;
+    this.#stopWaiting();
     await Promise.all([this.#renderer.close(), this.#longRenderer.close()]);
     await Promise.all([this.#running, ...this.#long.values()]);
     this.#releaseFlushWaiters();
@@ -130,8 +178,14 @@ export class SearchIndexer {
    * not wait for messages queued after the call, nor for long ones.
    */
   flushed(): Promise<void> {
-    if (!this.#running) return Promise.resolve();
-    return new Promise((resolve) => this.#flushWaiters.push(resolve));
+    if (!this.#running && this.#waiting === null) return Promise.resolve();
+    const flushed = new Promise<void>((resolve) => this.#flushWaiters.push(resolve));
+    if (!this.#running) {
+      // Waiting for room: not with a search waiting.
+      this.#stopWaiting();
+      this.kick();
+    }
+    return flushed;
   }
 
   #releaseFlushWaiters(waiters: (() => void)[] = this.#flushWaiters.splice(0)): void {
@@ -141,6 +195,8 @@ export class SearchIndexer {
   async #drain(): Promise<void> {
     for (;;) {
       if (this.#closed) return;
+      // Busy between two batches: the rest waits for room (a search or idle() never does).
+      if (this.#waitForRoom()) return;
       // Waiting before this read: satisfied once a read that saw the whole queue is written.
       const waiters = this.#flushWaiters.splice(0);
       let whole = false;
@@ -169,7 +225,10 @@ export class SearchIndexer {
           if (queued.markdown.length > SEARCH_LONG_CHARS) this.#indexLong(queued);
           else short.push(queued);
         }
-        if (short.length > 0) await this.#index(short, this.#renderer);
+        if (short.length > 0) {
+          await this.#index(short, this.#renderer);
+          this.#pacing.progressed();
+        }
         for (const queued of short) this.#mine.delete(queued.messageId);
       } finally {
         if (whole) this.#releaseFlushWaiters(waiters);
@@ -270,8 +329,11 @@ const queues = (text: string) => text.length > SEARCH_INLINE_MAX_CHARS;
  * commit of a write that queued a message (or a branch), and on every turn sweep
  * (`threadsAwaitingTurns`).
  */
-export function withSearchIndexer(store: Omit<ChatStore, "searchIndexIdle">): ChatStore {
-  const indexer = new SearchIndexer(store, store.shared);
+export function withSearchIndexer(
+  store: Omit<ChatStore, "searchIndexIdle">,
+  pacing?: IndexPacing,
+): ChatStore {
+  const indexer = new SearchIndexer(store, store.shared, undefined, undefined, pacing);
   const kick = () => indexer.kick();
   // The writes that may queue a message; `queued(write, id)` is told of each that did.
   const watching = <Q extends ChatQueries>(

@@ -18,35 +18,45 @@ import {
   type StoredEvent,
 } from "./chatStore.ts";
 import type { SqliteDatabase } from "./db.ts";
+import type { IndexPacing } from "./indexPacing.ts";
 import { type ChatRepository, createChatRepository } from "./repository.ts";
 import { withSearchIndexer } from "./searchIndexer.ts";
 import { translateStorageError } from "./storageErrors.ts";
 import { startWalCheckpointer } from "./walCheckpointer.ts";
 
-/** Opens the store over an open SQLite database (see `db.ts` for opening the file). */
-export function createSqliteStore(db: SqliteDatabase): ChatStore {
+/**
+ * Opens the store over an open SQLite database (see `db.ts` for opening the file).
+ * `indexPacing`: when the search indexer renders (default: while the event loop has room).
+ */
+export function createSqliteStore(
+  db: SqliteDatabase,
+  { indexPacing }: { indexPacing?: IndexPacing } = {},
+): ChatStore {
   const core = new SqliteTransactions(db);
   const checkpointer = db.memory ? null : startWalCheckpointer(db.name);
-  return withSearchIndexer({
-    ...asyncQueries(core.repo),
-    kind: "sqlite",
-    shared: false,
-    indexesSearchPieces: true,
-    get environmentId() {
-      return core.repo.environmentId;
+  return withSearchIndexer(
+    {
+      ...asyncQueries(core.repo),
+      kind: "sqlite",
+      shared: false,
+      indexesSearchPieces: true,
+      get environmentId() {
+        return core.repo.environmentId;
+      },
+      transaction: (fn) => core.transaction(fn),
+      onCommittedEvents: (sink) => core.onCommittedEvents(sink),
+      // One process owns the file: every committed event is already in hand.
+      watch: async () => {},
+      unwatch: () => {},
+      close: async () => {
+        // Transactions asked for before close still commit (they wait for the next loop turn).
+        await core.idle();
+        await checkpointer?.close();
+        db.close();
+      },
     },
-    transaction: (fn) => core.transaction(fn),
-    onCommittedEvents: (sink) => core.onCommittedEvents(sink),
-    // One process owns the file: every committed event is already in hand.
-    watch: async () => {},
-    unwatch: () => {},
-    close: async () => {
-      // Transactions asked for before close still commit (they wait for the next loop turn).
-      await core.idle();
-      await checkpointer?.close();
-      db.close();
-    },
-  });
+    indexPacing,
+  );
 }
 
 /** Most transactions committed together (a group's members run one after another). */
