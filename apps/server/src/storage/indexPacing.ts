@@ -14,6 +14,8 @@
  * process's search cannot ask this one to hurry, so there every message is indexed at once.
  */
 
+import { performance } from "node:perf_hooks";
+
 /** The share of the event loop above which rendering waits. */
 export const BUSY_UTILIZATION = 0.5;
 /** How often a waiting indexer looks again (and the window the share is measured over). */
