@@ -9,6 +9,7 @@ import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { searchThread } from "../domain/threadSearch.ts";
 import { makeTempDir, removeDir } from "../testing/harness.ts";
+import { storeTurnWithStreamingReply } from "../testing/streamingTurn.ts";
 import type { ChatStore } from "./chatStore.ts";
 import { openDatabase } from "./db.ts";
 import {
@@ -17,6 +18,8 @@ import {
   type IndexPacing,
   MAX_WAIT_MS,
   PROBE_MS,
+  pacingFor,
+  renderAtOnce,
 } from "./indexPacing.ts";
 import { createSqliteStore } from "./sqliteStore.ts";
 
@@ -97,6 +100,15 @@ describe("eventLoopPacing", () => {
   });
 });
 
+describe("pacingFor", () => {
+  it("renders at once on a database other processes share, and paces a store of its own", () => {
+    expect(pacingFor(true)).toBe(renderAtOnce);
+    const own = pacingFor(false);
+    expect(own).not.toBe(renderAtOnce);
+    expect(own.shouldWait()).toBe(false);
+  });
+});
+
 describe("the search indexer while the event loop is busy (SQLite)", { timeout: 30_000 }, () => {
   const NOW = "2026-01-01T00:00:00.000Z";
   let dir: string;
@@ -140,21 +152,13 @@ describe("the search indexer while the event loop is busy (SQLite)", { timeout: 
   const finishedTurn = () =>
     store.transaction(async (tx) => {
       await tx.createThread({ id: "t", title: null, now: NOW });
-      await tx.insertTurnWithPrompt({
+      await storeTurnWithStreamingReply(tx, {
         threadId: "t",
         turnId: "turn-1",
-        messageId: "u1",
-        text: "a kiwi question",
+        promptId: "u1",
+        prompt: "a kiwi question",
         providerInput: "a kiwi question",
-        now: NOW,
-      });
-      await tx.insertAssistantMessage({
-        id: "a1",
-        threadId: "t",
-        turnId: "turn-1",
-        kind: "answer",
-        text: "",
-        status: "streaming",
+        replyId: "a1",
         now: NOW,
       });
       await tx.finishMessage("a1", "The **kiwi** answer.", "complete");

@@ -68,3 +68,8 @@ export function eventLoopPacing({
     },
   };
 }
+
+/** The pacing of a store's indexer: at once on a database other processes share. */
+export function pacingFor(shared: boolean): IndexPacing {
+  return shared ? renderAtOnce : eventLoopPacing();
+}

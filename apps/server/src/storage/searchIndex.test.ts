@@ -21,6 +21,7 @@ import {
   PG_UNDO_LATER_MIGRATIONS,
   SQLITE_UNDO_LATER_MIGRATIONS,
 } from "../testing/schemaRollback.ts";
+import { storeTurnWithStreamingReply } from "../testing/streamingTurn.ts";
 import type { ChatStore } from "./chatStore.ts";
 import { openDatabase } from "./db.ts";
 
@@ -121,21 +122,13 @@ describe("the find-in-thread index", { timeout: 90_000 }, () => {
       const now = "2026-01-01T00:00:00.000Z";
       await store.transaction(async (tx) => {
         await tx.createThread({ id: "t", title: null, now });
-        await tx.insertTurnWithPrompt({
+        await storeTurnWithStreamingReply(tx, {
           threadId: "t",
           turnId: "turn-1",
-          messageId: "u1",
-          text: "first **kiwi** question",
+          promptId: "u1",
+          prompt: "first **kiwi** question",
           providerInput: "first",
-          now,
-        });
-        await tx.insertAssistantMessage({
-          id: "a1",
-          threadId: "t",
-          turnId: "turn-1",
-          kind: "answer",
-          text: "",
-          status: "streaming",
+          replyId: "a1",
           now,
         });
         // Sent while the reply above streams: stored (and indexed) at once.

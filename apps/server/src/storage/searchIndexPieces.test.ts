@@ -23,6 +23,7 @@ import {
 } from "../testing/harness.ts";
 import { nodeEntryArgs } from "../testing/nodeEntry.ts";
 import { SQLITE_UNDO_SEARCH_PIECES } from "../testing/schemaRollback.ts";
+import { storeTurnWithStreamingReply } from "../testing/streamingTurn.ts";
 import type { ChatStore } from "./chatStore.ts";
 import { openDatabase } from "./db.ts";
 import { SEARCH_PIECE_CHARS, SEARCH_QUERY_MAX_CHARS, searchPieceCount } from "./searchPieces.ts";
@@ -67,21 +68,13 @@ const GHOST = `${"ghostly ".repeat(SEARCH_PIECE_CHARS / 4)}end.`;
 async function threadWithStreamingReply(store: ChatStore): Promise<void> {
   await store.transaction(async (tx) => {
     await tx.createThread({ id: "t", title: null, now: NOW });
-    await tx.insertTurnWithPrompt({
+    await storeTurnWithStreamingReply(tx, {
       threadId: "t",
       turnId: "turn-1",
-      messageId: "u1",
-      text: "a prompt about lorem",
+      promptId: "u1",
+      prompt: "a prompt about lorem",
       providerInput: "a prompt",
-      now: NOW,
-    });
-    await tx.insertAssistantMessage({
-      id: "a1",
-      threadId: "t",
-      turnId: "turn-1",
-      kind: "answer",
-      text: "",
-      status: "streaming",
+      replyId: "a1",
       now: NOW,
     });
   });

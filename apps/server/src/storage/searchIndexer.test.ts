@@ -16,6 +16,7 @@ import {
   testDatabaseUrl,
   testStoreKind,
 } from "../testing/harness.ts";
+import { storeTurnWithStreamingReply } from "../testing/streamingTurn.ts";
 import type { ChatStore } from "./chatStore.ts";
 import { openDatabase } from "./db.ts";
 import { SEARCH_LONG_CHARS } from "./searchIndexer.ts";
@@ -38,21 +39,13 @@ function longReply(blocks: number): string {
 async function threadWithStreamingReply(store: ChatStore): Promise<void> {
   await store.transaction(async (tx) => {
     await tx.createThread({ id: "t", title: null, now: NOW });
-    await tx.insertTurnWithPrompt({
+    await storeTurnWithStreamingReply(tx, {
       threadId: "t",
       turnId: "turn-1",
-      messageId: "u1",
-      text: "first kiwi question",
+      promptId: "u1",
+      prompt: "first kiwi question",
       providerInput: "first",
-      now: NOW,
-    });
-    await tx.insertAssistantMessage({
-      id: "a1",
-      threadId: "t",
-      turnId: "turn-1",
-      kind: "answer",
-      text: "",
-      status: "streaming",
+      replyId: "a1",
       now: NOW,
     });
     await tx.insertTurnWithPrompt({

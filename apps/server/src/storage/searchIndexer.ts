@@ -15,7 +15,7 @@
  * process that died between a finish and its indexing is covered by the others).
  */
 import type { ChatQueries, ChatStore } from "./chatStore.ts";
-import { eventLoopPacing, type IndexPacing, PROBE_MS, renderAtOnce } from "./indexPacing.ts";
+import { type IndexPacing, PROBE_MS, pacingFor } from "./indexPacing.ts";
 import { searchPieceCount } from "./searchPieces.ts";
 import {
   type CrossThreadCandidateQuery,
@@ -74,8 +74,7 @@ export class SearchIndexer {
     shared = false,
     renderer: SearchTextRenderer = createSearchTextRenderer(),
     longRenderer: SearchTextRenderer = createSearchTextRenderer(),
-    // A shared database: another process's search cannot ask this one to hurry.
-    pacing: IndexPacing = shared ? renderAtOnce : eventLoopPacing(),
+    pacing: IndexPacing = pacingFor(shared),
   ) {
     this.#store = store;
     this.#shared = shared;
