@@ -313,13 +313,16 @@ export interface ChatQueries {
   /**
    * Up to `limit` finished messages too long to index in their own transaction, queued for the
    * background indexer (`searchIndexer.ts`); not searchable until {@link writeSearchText}.
-   * `only`: just those of these messages that are queued; `except`: none of these (being
-   * indexed already: a long text is not read again by every round, issue 33).
+   * `only`: just those of these messages that are queued, and with `createdBefore` (an ISO
+   * time) also any queued message created before it (what a process that died left: a live
+   * one indexes its own); `except`: none of these (being indexed already: a long text is not
+   * read again by every round, issue 33).
    */
   queuedSearchTexts(
     limit: number,
     only?: readonly string[],
     except?: readonly string[],
+    createdBefore?: string,
   ): Promise<QueuedSearchText[]>;
   /**
    * A long text's index ahead of {@link writeSearchText} (issue 33, stores whose

@@ -200,4 +200,47 @@ describe("the background search indexer", { timeout: 90_000 }, () => {
       await removeDir(dir);
     }
   });
+
+  it("reads, besides the messages asked for, only queued ones created before a time (a dead process's)", async () => {
+    const dir = await makeTempDir("chat-search-abandoned-");
+    const store = await openTestStore(dir);
+    try {
+      const OLD = "2026-01-01T00:00:00.000Z";
+      const NEW = "2026-01-01T00:02:00.000Z";
+      // Read inside the transaction that queued them: no indexer has seen them yet.
+      const read = await store.transaction(async (tx) => {
+        await tx.createThread({ id: "t", title: null, now: OLD });
+        for (const [n, now] of [
+          [1, OLD],
+          [2, NEW],
+          [3, NEW],
+        ] as const) {
+          await tx.insertTurnWithPrompt({
+            threadId: "t",
+            turnId: `turn-${n}`,
+            messageId: `u${n}`,
+            text: `prompt ${n}`,
+            providerInput: `prompt ${n}`,
+            now,
+          });
+        }
+        const ids = (queued: { messageId: string }[]) => queued.map((q) => q.messageId).sort();
+        return {
+          abandoned: ids(await tx.queuedSearchTexts(10, [], [], "2026-01-01T00:01:00.000Z")),
+          mineToo: ids(await tx.queuedSearchTexts(10, ["u3"], [], "2026-01-01T00:01:00.000Z")),
+          mineOnly: ids(await tx.queuedSearchTexts(10, ["u3"])),
+          everything: ids(await tx.queuedSearchTexts(10, undefined, ["u2"])),
+        };
+      });
+      expect(read).toEqual({
+        abandoned: ["u1"],
+        mineToo: ["u1", "u3"],
+        mineOnly: ["u3"],
+        everything: ["u1", "u3"],
+      });
+    } finally {
+      await store.close();
+      await removeDir(dir);
+    }
+  });
 });

@@ -11,8 +11,9 @@
  * one has indexed it (a few milliseconds later).
  *
  * Crash-safe: the queue is in the database, so whatever a crash left queued is indexed when a
- * store opens, and, for a shared PostgreSQL database, on every turn sweep of any process (a
- * process that died between a finish and its indexing is covered by the others).
+ * store opens, and, for a shared PostgreSQL database, on every turn sweep of any process once
+ * it is a minute old (a process that died between a finish and its indexing is covered by the
+ * others; what a live one queued is left to it).
  */
 import type { ChatQueries, ChatStore } from "./chatStore.ts";
 import { type IndexPacing, PROBE_MS, pacingFor } from "./indexPacing.ts";
@@ -30,6 +31,12 @@ import { isStorageFault } from "./storageErrors.ts";
 const BATCH = 64;
 
 /**
+ * A queued message created this long ago is another process's to index only if that process
+ * died (a live one indexes what it queues within seconds; a lease is 30 s).
+ */
+export const ABANDONED_AFTER_MS = 60_000;
+
+/**
  * Longer messages (the inline limit before issue 33) render on a second worker, each written in
  * a transaction of its own; a search does not wait for them.
  */
@@ -43,13 +50,15 @@ export class SearchIndexer {
   /**
    * A database other processes write too (PostgreSQL): a round indexes only the messages this
    * process queued ({@link committed}), so two processes do not render the same messages; a
-   * round asked for `everything` (the first, and each turn sweep) takes any queued message, so
-   * what a process that died left queued is indexed too.
+   * round asked for `everything` (the first, and after a branch) takes any queued message, and
+   * one asked for `abandoned` (each turn sweep) also any message created more than
+   * {@link ABANDONED_AFTER_MS} ago, so what a process that died left queued is indexed too.
    */
   readonly #shared: boolean;
   /** Messages this process queued (committed) and has not seen indexed yet. */
   readonly #mine = new Set<string>();
   #everything = true;
+  #abandoned = false;
   readonly #renderer: SearchTextRenderer;
   readonly #longRenderer: SearchTextRenderer;
   /** Long messages being indexed apart from the rounds, by id. */
@@ -92,8 +101,15 @@ export class SearchIndexer {
    * Indexes what this process queued (`everything`: anything queued), now, right after the
    * current round, or once the event loop has room (`indexPacing.ts`).
    */
-  kick({ everything = false }: { everything?: boolean } = {}): void {
+  kick({
+    everything = false,
+    abandoned = false,
+  }: {
+    everything?: boolean;
+    abandoned?: boolean;
+  } = {}): void {
     if (everything) this.#everything = true;
+    if (abandoned) this.#abandoned = true;
     if (this.#closed) return;
     if (this.#running) {
       this.#again = true;
@@ -202,15 +218,24 @@ export class SearchIndexer {
       try {
         const everything = !this.#shared || this.#everything;
         const only = everything ? undefined : [...this.#mine];
+        // Not what another live process queued a moment ago: it renders that itself (rendering
+        // it here too was a fifth of two processes' renders under load, issue 33).
+        const abandoned = !everything && this.#abandoned;
+        const createdBefore = abandoned
+          ? new Date(Date.now() - ABANDONED_AFTER_MS).toISOString()
+          : undefined;
         // Long messages being indexed are left out: a round never reads their text again.
         const limit = BATCH;
+        const except = [...this.#long.keys()];
         const read =
-          only?.length === 0
+          only?.length === 0 && !abandoned
             ? []
-            : await this.#store.queuedSearchTexts(limit, only, [...this.#long.keys()]);
+            : await this.#store.queuedSearchTexts(limit, only, except, createdBefore);
         whole = read.length < limit;
-        // Everything until a read sees the whole queue; then this process's own again.
+        // Everything (or the abandoned) until a read sees the whole queue; then this process's
+        // own again.
         if (everything && whole) this.#everything = false;
+        if (abandoned && whole) this.#abandoned = false;
         if (only && whole) {
           // Not queued any more: indexed (by this process or another one).
           const left = new Set(read.map((queued) => queued.messageId));
@@ -412,7 +437,7 @@ export function withSearchIndexer(
         return result;
       },
       async threadsAwaitingTurns() {
-        indexer.kick({ everything: true });
+        indexer.kick({ abandoned: true });
         return store.threadsAwaitingTurns();
       },
       // A search finds every message committed (in this process) before it.

@@ -142,8 +142,8 @@ export function sqliteSearchQueue(
   const queuedOf = db.prepare(
     `SELECT m.id AS messageId, m.role, m.text AS markdown
      FROM search_pending p JOIN messages m ON m.id = p.message_id
-     WHERE p.message_id IN (SELECT value FROM json_each(?))
-       AND p.message_id NOT IN (SELECT value FROM json_each(?)) LIMIT ?`,
+     WHERE (p.message_id IN (SELECT value FROM json_each(@only)) OR m.created_at < @createdBefore)
+       AND p.message_id NOT IN (SELECT value FROM json_each(@except)) LIMIT @limit`,
   );
   const dequeue = db.prepare("DELETE FROM search_pending WHERE message_id = ?");
   const rowOf = db.prepare("SELECT id FROM message_search WHERE message_id = ?");
@@ -159,10 +159,17 @@ export function sqliteSearchQueue(
       limit: number,
       only?: readonly string[],
       except: readonly string[] = [],
+      createdBefore?: string,
     ): QueuedSearchText[] {
       const skip = JSON.stringify(except);
-      if (only) return queuedOf.all(JSON.stringify(only), skip, limit) as QueuedSearchText[];
-      return queued.all(skip, limit) as QueuedSearchText[];
+      if (!only) return queued.all(skip, limit) as QueuedSearchText[];
+      return queuedOf.all({
+        only: JSON.stringify(only),
+        except: skip,
+        limit,
+        // NULL: no message is created before it.
+        createdBefore: createdBefore ?? null,
+      }) as QueuedSearchText[];
     },
     writeSearchTextPiece(messageId: string, text: string, piece: number): boolean {
       const row = queuedRowOf.get(messageId) as { id: number } | undefined;

@@ -141,14 +141,15 @@ export function pgSearchQueue(
       limit: number,
       only?: readonly string[],
       except: readonly string[] = [],
+      createdBefore?: string,
     ): Promise<QueuedSearchText[]> {
       return ctx.rows<QueuedSearchText>(
         "queuedSearchTexts",
         `SELECT m.id AS "messageId", m.role, m.text AS markdown
          FROM search_pending p JOIN messages m ON m.id = p.message_id
-         WHERE ($2::text[] IS NULL OR p.message_id = ANY ($2::text[]))
+         WHERE ($2::text[] IS NULL OR p.message_id = ANY ($2::text[]) OR m.created_at < $4)
            AND NOT (p.message_id = ANY ($3::text[])) LIMIT $1`,
-        [limit, only ?? null, except],
+        [limit, only ?? null, except, createdBefore ?? null],
       );
     },
     // The GIN index is built by the database server, off this event loop: one row per text.
