@@ -199,6 +199,64 @@ describe("provider history (historyBefore)", () => {
   });
 });
 
+describe("what a write returns", () => {
+  it("is what a read gives afterwards: a turn, its prompt, an answer streaming and finished", async () => {
+    const now = "2026-01-01T00:00:03.000Z";
+    const written = await repo.transaction(async (tx) => {
+      await tx.createThread({ id: "returns", title: null, now });
+      const sent = await tx.insertTurnWithPrompt({
+        threadId: "returns",
+        turnId: "returns-turn",
+        messageId: "returns-m1",
+        text: "a **prompt**",
+        providerInput: "a **prompt**",
+        now,
+      });
+      const streaming = await tx.insertAssistantMessage({
+        id: "returns-m2",
+        threadId: "returns",
+        turnId: "returns-turn",
+        kind: "answer",
+        text: "",
+        status: "streaming",
+        now,
+      });
+      const notice = await tx.insertAssistantMessage({
+        id: "returns-m3",
+        threadId: "returns",
+        turnId: "returns-turn",
+        kind: "error",
+        text: "It failed.",
+        status: "complete",
+        now,
+      });
+      const finished = await tx.finishMessage("returns-m2", "The answer.", "complete");
+      const ended = await tx.updateTurn({
+        id: "returns-turn",
+        status: "failed",
+        error: { code: "provider_error", message: "It failed." },
+        completedAt: now,
+      });
+      return { sent, streaming, notice, finished, ended };
+    });
+    expect(written.streaming).toEqual({
+      ...(await repo.getMessage("returns-m2")),
+      text: "",
+      status: "streaming",
+    });
+    expect(written.sent.message).toEqual(await repo.getMessage("returns-m1"));
+    expect(written.notice).toEqual(await repo.getMessage("returns-m3"));
+    expect(written.finished).toEqual(await repo.getMessage("returns-m2"));
+    expect(written.ended).toEqual(await repo.getTurn("returns-turn"));
+    expect(written.sent.turn).toEqual({
+      ...written.ended,
+      status: "running",
+      error: null,
+      completedAt: null,
+    });
+  });
+});
+
 describe("thread list", () => {
   it("lists a thread only from its first message, so an opened, never-sent thread stays out", async () => {
     const listed = async () =>
