@@ -20,6 +20,7 @@ import {
   PROBE_MS,
   pacingFor,
   renderAtOnce,
+  SHARED_CORES,
 } from "./indexPacing.ts";
 import { createSqliteStore } from "./sqliteStore.ts";
 
@@ -101,11 +102,15 @@ describe("eventLoopPacing", () => {
 });
 
 describe("pacingFor", () => {
-  it("renders at once on a database other processes share, and paces a store of its own", () => {
-    expect(pacingFor(true)).toBe(renderAtOnce);
-    const own = pacingFor(false);
+  it("paces a store of its own where the worker shares the event loop's cores", () => {
+    const own = pacingFor(false, SHARED_CORES);
     expect(own).not.toBe(renderAtOnce);
     expect(own.shouldWait()).toBe(false);
+  });
+
+  it("renders at once on a database other processes share, or with a core to spare", () => {
+    expect(pacingFor(true, SHARED_CORES)).toBe(renderAtOnce);
+    expect(pacingFor(false, SHARED_CORES + 1)).toBe(renderAtOnce);
   });
 });
 

@@ -10,10 +10,13 @@
  * A search never waits for that: it asks the indexer for the whole queue first (`flushed`),
  * so it still finds every message committed before it.
  *
- * Only for a store this process alone writes (SQLite): on a shared PostgreSQL database another
- * process's search cannot ask this one to hurry, so there every message is indexed at once.
+ * Only for a store this process alone writes (SQLite), on a machine of at most
+ * {@link SHARED_CORES} cores: on a shared PostgreSQL database another process's search cannot
+ * ask this one to hurry, and with more cores the worker renders on one the turns do not need,
+ * so there every message is indexed at once.
  */
 
+import { availableParallelism } from "node:os";
 import { performance } from "node:perf_hooks";
 
 /** The share of the event loop above which rendering waits. */
@@ -69,7 +72,17 @@ export function eventLoopPacing({
   };
 }
 
-/** The pacing of a store's indexer: at once on a database other processes share. */
-export function pacingFor(shared: boolean): IndexPacing {
-  return shared ? renderAtOnce : eventLoopPacing();
+/**
+ * The pacing of a store's indexer: at once on a database other processes share, and where the
+ * worker has a core of its own beside the event loop (more than {@link SHARED_CORES}); paced
+ * where it competes with the event loop for one.
+ */
+export function pacingFor(shared: boolean, cores = availableParallelism()): IndexPacing {
+  return shared || cores > SHARED_CORES ? renderAtOnce : eventLoopPacing();
 }
+
+/**
+ * Up to this many cores the worker shares them with the event loop, the HTTP clients' and the
+ * garbage collector's threads (measured on 2: issue 33); beyond, it renders beside them.
+ */
+export const SHARED_CORES = 2;
