@@ -109,7 +109,8 @@ export class SearchIndexer {
     abandoned?: boolean;
   } = {}): void {
     if (everything) this.#everything = true;
-    if (abandoned) this.#abandoned = true;
+    // Only a shared database's rounds ever read less than everything.
+    if (abandoned && this.#shared) this.#abandoned = true;
     if (this.#closed) return;
     if (this.#running) {
       this.#again = true;
