@@ -2,7 +2,8 @@
  * Issue 21, items 2 and 4 (DESIGN.md section 6): **New thread** opens the home composer as a
  * draft, and the thread exists on the server only from its first send; empty threads are not
  * listed. **Stop** leaves a visible "Stopped" marker (`data-turn-outcome="cancelled"`) and the
- * sidebar's title follows the thread's events without a reload.
+ * sidebar's title follows the thread's events without a reload; with a prompt waiting behind
+ * the reply, Stop stops the reply (the prompt is answered next).
  */
 import type { Page, Request } from "@playwright/test";
 import {
@@ -114,6 +115,29 @@ test("Stop marks the reply Stopped, and the sidebar shows the thread's title wit
     "data-turn-outcome",
     "cancelled",
   );
+});
+
+test("Stop with a prompt waiting behind the reply stops the reply; the waiting prompt is answered next", async ({
+  page,
+}) => {
+  await page.goto("/");
+  await sendPrompt(page, "Stop me midway: write a long reply please");
+  await expect(page).toHaveURL((url) => THREAD_PATH.test(url.pathname));
+  await expect(assistantBodies(page).first()).toContainText("Part 2");
+  // Sent while the reply streams: it waits for its turn (also "running" on the server).
+  await sendPrompt(page, "And a short one after it");
+  await expect(page.locator('[data-role="user"]')).toHaveCount(2);
+  const stop = page.getByRole("button", { name: "Stop" });
+  await stop.click();
+
+  const replies = page.locator('[data-role="assistant"]');
+  await expect(replies.first()).toHaveAttribute("data-turn-outcome", "cancelled");
+  // The waiting prompt was not the one stopped: it runs now and is answered in full.
+  await expect(replies).toHaveCount(2);
+  await expect(replies.nth(1)).toContainText(DEMO_ANSWER_END);
+  await expect(replies.nth(1)).toHaveAttribute("data-status", "complete");
+  await expect(replies.nth(1)).not.toHaveAttribute("data-turn-outcome", /.+/);
+  await expect(stop).toHaveCount(0);
 });
 
 test("a failed turn shows Failed with its reason", async ({ page }) => {

@@ -277,6 +277,63 @@ describe("threadReducer", () => {
     expect(state.thread?.title).toBe("Renamed");
   });
 
+  it("keeps Stop on the reply that streams: a prompt queued behind it becomes active when it ends", () => {
+    const first = { ...turn("turnA", "running"), createdAt: "2026-01-01T00:00:01.000Z" };
+    const queued = { ...turn("turnB", "running"), createdAt: "2026-01-01T00:00:02.000Z" };
+    let state = run(loaded(), [
+      event(11, { type: "turn.updated", turn: first }),
+      { type: "turn.sent", response: { turn: queued, message: message(17) } },
+      event(12, { type: "turn.updated", turn: queued }),
+    ]);
+    expect(state.activeTurnId).toBe("turnA");
+    state = run(state, [
+      event(13, { type: "turn.updated", turn: { ...first, status: "completed" } }),
+    ]);
+    expect(state.activeTurnId).toBe("turnB");
+    state = run(state, [
+      event(14, { type: "turn.updated", turn: { ...queued, status: "cancelled" } }),
+    ]);
+    expect(state.activeTurnId).toBeNull();
+  });
+
+  it("makes the earliest running turn active, whatever order the turns' events arrive in", () => {
+    const ended = fc.constantFrom<Turn["status"]>("completed", "failed", "cancelled");
+    // Three turns sent one after another; each runs (maybe waits for input), then maybe ends.
+    const lifecycle = fc.tuple(fc.boolean(), fc.option(ended, { nil: undefined }));
+    fc.assert(
+      fc.property(
+        fc.tuple(lifecycle, lifecycle, lifecycle),
+        fc.array(fc.integer({ min: 0, max: 2 }), { minLength: 12, maxLength: 12 }),
+        (lifecycles, picks) => {
+          const queues = lifecycles.map(([waits, end], i) => {
+            const base = {
+              ...turn(`turn${i}`, "running"),
+              createdAt: `2026-01-01T00:00:0${i}.000Z`,
+            };
+            const statuses: Turn["status"][] = ["running"];
+            if (waits) statuses.push("waiting_for_input");
+            if (end !== undefined) statuses.push(end);
+            return statuses.map((status) => ({ ...base, status }));
+          });
+          // Interleave the three lifecycles (each in its own order), as streams may deliver them.
+          let state = loaded();
+          const latest = new Map<string, Turn>();
+          let id = 11;
+          for (const pick of [...picks, 0, 1, 2, 0, 1, 2, 0, 1, 2]) {
+            const next = queues[pick]!.shift();
+            if (next === undefined) continue;
+            state = threadReducer(state, event(id++, { type: "turn.updated", turn: next }));
+            latest.set(next.id, next);
+            const running = [...latest.values()]
+              .filter((t) => t.status === "running" || t.status === "waiting_for_input")
+              .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+            expect(state.activeTurnId).toBe(running[0]?.id ?? null);
+          }
+        },
+      ),
+    );
+  });
+
   it("does not let an older page rewind a turn known from the stream", () => {
     const state = run(loaded(), [
       event(11, { type: "turn.updated", turn: turn("turn1", "completed") }),

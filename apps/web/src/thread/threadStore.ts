@@ -234,8 +234,31 @@ function applyTurn(
     turnsById.set(turn.id, turn);
     next = { ...state, turnsById };
   }
+  // The active turn is the one the server runs: a thread's turns run one at a time in the order
+  // they were sent, and a prompt sent meanwhile waits, "running" too (its Stop must not be shown
+  // in place of the reply streaming above it).
   const running = isTurnRunning(turn);
-  if (running && next.activeTurnId !== turn.id) return { ...next, activeTurnId: turn.id };
-  if (!running && next.activeTurnId === turn.id) return { ...next, activeTurnId: null };
+  if (running && next.activeTurnId !== turn.id) {
+    const active = next.activeTurnId === null ? undefined : next.turnsById.get(next.activeTurnId);
+    if (active !== undefined && isTurnRunning(active) && !sentBefore(turn, active)) return next;
+    return { ...next, activeTurnId: turn.id };
+  }
+  if (!running && next.activeTurnId === turn.id) {
+    return { ...next, activeTurnId: firstRunningTurn(next.turnsById)?.id ?? null };
+  }
   return next;
+}
+
+/** Whether turn `a` was sent before `b` (ids are time-ordered UUIDv7: they break a tie). */
+function sentBefore(a: Turn, b: Turn): boolean {
+  return a.createdAt < b.createdAt || (a.createdAt === b.createdAt && a.id < b.id);
+}
+
+/** The running turn sent first: the one the server runs while the others wait. */
+function firstRunningTurn(turnsById: ReadonlyMap<string, Turn>): Turn | undefined {
+  let first: Turn | undefined;
+  for (const turn of turnsById.values()) {
+    if (isTurnRunning(turn) && (first === undefined || sentBefore(turn, first))) first = turn;
+  }
+  return first;
 }
