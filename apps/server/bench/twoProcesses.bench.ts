@@ -11,6 +11,9 @@
  * the PostgreSQL cluster's own CPU per turn beside it (the postmaster, its live children and
  * the children it reaped), each process's event loop (main thread) CPU per turn, and the ceiling
  * they imply on 2 and on 4 cores: all CPU over the cores, and no event loop past one core.
+ * It also prints how busy the whole machine was (/proc/stat: servers, cluster and these clients):
+ * a one-process run that keeps it a fraction `b` busy leaves room for at most 1 / b as many turns
+ * at its CPU per turn, whatever a second process does.
  *
  *   BENCH_ITERATIONS=1 pnpm exec vitest bench --run --config vitest.workspace.ts --project server \
  *     apps/server/bench/twoProcesses.bench.ts        (from the root; default 3 iterations)
@@ -22,7 +25,7 @@
  * CPU of its own, so turns/s figures come from runs without it).
  */
 import { readdirSync, readFileSync } from "node:fs";
-import { loadavg } from "node:os";
+import { availableParallelism, loadavg } from "node:os";
 import type { MessagePage, Thread, ThreadDetail } from "@app/protocol";
 import pg from "pg";
 import { afterAll, bench, describe } from "vitest";
@@ -129,6 +132,22 @@ function processCpuMs(pid: number | undefined): number {
   }
 }
 
+/**
+ * The whole machine's busy and total CPU time (clock ticks, all cores) from /proc/stat, null off
+ * Linux: how busy a run kept the machine (servers, cluster, clients and anything else).
+ */
+function machineTicks(): { busy: number; total: number } | null {
+  try {
+    const line = readFileSync("/proc/stat", "utf8").split("\n")[0]!;
+    // user nice system idle iowait irq softirq steal (guest time is inside user already).
+    const ticks = line.trim().split(/\s+/).slice(1, 9).map(Number);
+    const total = ticks.reduce((a, b) => a + b, 0);
+    return { busy: total - ticks[3]! - ticks[4]!, total };
+  } catch {
+    return null;
+  }
+}
+
 /** CPU time (ms) of a process's main thread (its event loop), NaN off Linux. */
 function mainThreadCpuMs(pid: number | undefined): number {
   const fields = pid === undefined ? null : statFields(`${pid}/task/${pid}`);
@@ -231,6 +250,8 @@ async function load(
   const onPostgres = processes !== sqliteProcessList;
   if (onPostgres) await resetStatements();
   const pgBefore = postgresCpuByPid();
+  const machineBefore = machineTicks();
+  const clientsBefore = process.cpuUsage();
   const first = processes[0]!;
   const threads = await Promise.all(
     Array.from({ length: clients / CLIENTS_PER_THREAD }, () =>
@@ -258,6 +279,8 @@ async function load(
     }
   }
   const seconds = (performance.now() - began) / 1000;
+  const machineAfter = machineTicks();
+  const clientsUsage = process.cpuUsage(clientsBefore);
   // The turns' statements, before the checks below read the threads.
   const ran = onPostgres ? await statementsSoFar() : [];
   const perThread = CLIENTS_PER_THREAD * TURNS_PER_CLIENT;
@@ -297,12 +320,21 @@ async function load(
   // busier than one core.
   const ceiling = (cores: number) =>
     Math.min(loopCeiling, (1000 * cores) / (cpuPerTurn + pgPerTurn)).toFixed(0);
+  // The whole machine (servers, cluster, these clients and anything else): a run that kept it
+  // busy `busy` of the time leaves room for at most 1 / busy as many turns at its CPU per turn.
+  const busy =
+    machineBefore && machineAfter
+      ? (machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total)
+      : Number.NaN;
+  const clientsPerTurn = (clientsUsage.user + clientsUsage.system) / 1000 / turns;
   console.log(
     `${processes.length} process(es), ${clients} clients: ${turns} turns, 0 lost, ${turnsPerSecond.toFixed(0)} turns/s; ` +
       `server CPU per turn ${cpuPerTurn.toFixed(2)} ms (per process: ${cpu.map((ms) => `${(ms / turns).toFixed(2)} ms/turn, ${(ms / 1000).toFixed(1)} s`).join("; ")}, checks included)` +
       `; event loop ${loop.map((ms) => (ms / turns).toFixed(2)).join(" + ")} ms per turn (alone it allows ${loopCeiling.toFixed(0)} turns/s)` +
       (onPostgres ? `, PostgreSQL ${pgPerTurn.toFixed(2)} ms per turn` : "") +
-      `; CPU ceiling ${ceiling(2)} turns/s on 2 cores, ${ceiling(4)} on 4; load ${loadavg()[0]!.toFixed(1)}`,
+      `; clients (the bench's own process) ${clientsPerTurn.toFixed(2)} ms per turn` +
+      `; CPU ceiling ${ceiling(2)} turns/s on 2 cores, ${ceiling(4)} on 4` +
+      `; machine ${(busy * 100).toFixed(0)}% busy (${availableParallelism()} cores); load ${loadavg()[0]!.toFixed(1)}`,
   );
   if (onPostgres) {
     printStatements(ran, turns);
@@ -311,7 +343,9 @@ async function load(
   if (processes === pgProcesses) lastTwo = turnsPerSecond;
   if (processes.length === 1 && processes[0] === pgProcesses[0]) {
     console.log(
-      `two / one PostgreSQL process: ${(lastTwo / turnsPerSecond).toFixed(2)}x (target >= 1.6x)`,
+      `two / one PostgreSQL process: ${(lastTwo / turnsPerSecond).toFixed(2)}x (target >= 1.6x); ` +
+        `one process kept the machine ${(busy * 100).toFixed(0)}% busy, so at its CPU per turn ` +
+        `more processes could reach at most ${(1 / busy).toFixed(2)}x`,
     );
   }
   return turnsPerSecond;
