@@ -293,3 +293,33 @@ test("a press on the first reply of a brand-new thread freezes the view for the 
   await events.hold(false);
   await events.release(10_000);
 });
+
+// A send within a second of a wheel up: the list's own moves as the new rows were measured were
+// taken for the reader's (their wheel was recent), and a move up among them stopped following,
+// so the reply streamed out of sight (3 runs in 10). Rounds make the race likely on old code.
+test("a send right after wheeling up follows the reply to its last line", async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.goto("/");
+  await sendPrompt(page, "First prompt to make some content");
+  await expect(page).toHaveURL((url) => THREAD_PATH.test(url.pathname));
+  const threadId = new URL(page.url()).pathname.split("/")[2]!;
+  await turnEnded(page, threadId);
+  await sendPrompt(page, "Second prompt to make more content");
+  await turnEnded(page, threadId);
+  const scroller = page.locator(".timeline__scroller");
+  for (let round = 0; round < 3; round++) {
+    await scroller.hover();
+    for (let tick = 0; tick < 6; tick++) await page.mouse.wheel(0, -400);
+    // The wheel's scroll lands (the view leaves the end), then the reader turns to the composer.
+    await expect
+      .poll(() => scroller.evaluate((s) => s.scrollHeight - s.scrollTop - s.clientHeight))
+      .toBeGreaterThan(100);
+    await sendPrompt(page, `Prompt ${round + 3} sent right after a wheel`);
+    await turnEnded(page, threadId);
+    await timelineQuiet(page);
+    // At the very end, the reply's last line and Copy button in view.
+    const gap = await scroller.evaluate((s) => s.scrollHeight - s.scrollTop - s.clientHeight);
+    expect(gap, `round ${round}`).toBeLessThanOrEqual(1);
+    await expect(page.getByText(DEMO_ANSWER_END).last()).toBeInViewport();
+  }
+});

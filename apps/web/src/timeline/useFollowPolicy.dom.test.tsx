@@ -138,6 +138,25 @@ describe("useFollowPolicy", () => {
     expect(reachedEnd).toBe(1);
   });
 
+  it("a wheel just before a send does not make the list's moves after the send the reader's", () => {
+    const { container, getByTestId } = render(<Harness />);
+    const root = container.querySelector("section")!;
+    const scroller = getByTestId("scroller");
+    scrollTo(scroller, 0);
+    // The reader wheels up, then sends from the composer within a second.
+    fireEvent.wheel(scroller, { deltaY: -100 });
+    scrollTo(scroller, 500);
+    expect(root).not.toHaveAttribute("data-following");
+    act(() => dispatch({ type: "follow" }));
+    scrollTo(scroller, 0, 1200);
+    // The new rows are measured: the list moves the view up 180 px, then grows at the end.
+    scrollTo(scroller, 180, 1200);
+    expect(root).toHaveAttribute("data-following");
+    // A wheel after the send is the reader's again.
+    fireEvent.wheel(scroller, { deltaY: -100 });
+    expect(root).not.toHaveAttribute("data-following");
+  });
+
   it("the list's own upward corrections keep following; a scripted move up stops it", async () => {
     const { container, getByTestId } = render(<Harness />);
     const root = container.querySelector("section")!;

@@ -73,8 +73,13 @@ export function useFollowPolicy(
   const dispatch = useCallback((event: FollowEvent) => {
     // A citation jump moves the view for the reader: the press or key that started it (a chip
     // clicked a moment ago) must not make the scrolls after it theirs, or the list settling back
-    // at the end would count as the reader reaching it (and leave the citation).
-    if (event.type === "hold") lastReaderInput.current = Number.NEGATIVE_INFINITY;
+    // at the end would count as the reader reaching it (and leave the citation). A send or Jump
+    // to latest likewise: a wheel just before it must not make the list's own moves as the new
+    // rows are measured the reader's, or a move up among them stopped following (the reply
+    // then streamed out of sight: 2 sends in 8 right after a wheel).
+    if (event.type === "hold" || event.type === "follow") {
+      lastReaderInput.current = Number.NEGATIVE_INFINITY;
+    }
     const next = followReducer(stateRef.current, event);
     if (next === stateRef.current) return;
     stateRef.current = next;
