@@ -31,14 +31,16 @@ export type ThreadSearchResponse = z.infer<typeof ThreadSearchResponseSchema>;
  * `GET /api/search?q=<text>&cursor=<c>&case=<0|1>&word=<0|1>`: matches in every thread, grouped
  * by thread, newest thread first, messages in thread order within each. `ranges` are as in
  * {@link ThreadSearchMatchSchema}; `snippet` is a short excerpt of the rendered text around the
- * first range, `snippet.ranges` the matches inside it. `limited` is set when the query is too
+ * first range, on one line, cut between words, with "…" where the text goes on (before: exactly
+ * when `start > 0`; after: when more follows); `snippet.ranges` are the matches inside it, as
+ * offsets into `snippet.text` ("…" included). `limited` is set when the query is too
  * short for the index (1-2 characters) and only the newest `scannedMessages` messages from the
  * cursor were read: `nextCursor` reads on.
  */
 export const AllThreadsSearchMatchSchema = ThreadSearchMatchSchema.extend({
   snippet: z.object({
     text: z.string(),
-    /** Offset of `text` in the message's rendered text. */
+    /** Offset in the message's rendered text of the first character shown after any "…". */
     start: z.number().int().nonnegative(),
     ranges: z.array(SearchRangeSchema),
   }),

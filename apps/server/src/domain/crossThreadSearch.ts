@@ -3,7 +3,7 @@
  * (`ChatQueries.searchAllCandidates`, on the find-in-thread indexes), newest thread first; each
  * is checked here with the shared matcher of `@app/markdown`, as find in thread does
  * (`threadSearch.ts`), so substring, case and whole-word behave alike. Matches come grouped by
- * thread, each with a snippet around its first range.
+ * thread, each with a snippet around its first range (`searchSnippet.ts`).
  *
  * A query of one or two characters cannot use the trigram indexes: one page reads at most
  * {@link SHORT_QUERY_SCAN} messages and says so (`limited`), and `nextCursor` reads on.
@@ -23,6 +23,7 @@ import type {
   CrossThreadPlan,
 } from "../storage/searchText.ts";
 import { DomainError } from "./errors.ts";
+import { snippetOf } from "./searchSnippet.ts";
 import { checkSearchQuery, yieldToEventLoop } from "./threadSearch.ts";
 
 /** Messages per page. */
@@ -33,9 +34,6 @@ const CANDIDATE_BATCH = 100;
 const MAX_CHECKED = 5_000;
 /** Messages a 1-2 character query reads per page. */
 export const SHORT_QUERY_SCAN = 2_000;
-/** Characters of context before and after the first match in a snippet. */
-const SNIPPET_BEFORE = 40;
-const SNIPPET_AFTER = 80;
 
 export interface AllThreadsSearchRequest {
   query: string;
@@ -137,34 +135,6 @@ async function groupByThread(
     else groups.push({ thread, matches: [match] });
   }
   return groups;
-}
-
-/**
- * A short excerpt of `text` around the first range, on one line (line breaks shown as spaces,
- * so offsets stay those of the rendered text), with the ranges inside it.
- */
-export function snippetOf(
-  text: string,
-  ranges: readonly SearchRange[],
-): AllThreadsSearchMatch["snippet"] {
-  const [first] = ranges;
-  if (!first) return { text: "", start: 0, ranges: [] };
-  let start = Math.max(0, first[0] - SNIPPET_BEFORE);
-  let end = Math.min(text.length, Math.max(first[1], first[0] + 1) + SNIPPET_AFTER);
-  // Never split a surrogate pair.
-  if (start > 0 && isLowSurrogate(text.charCodeAt(start))) start -= 1;
-  if (end < text.length && isLowSurrogate(text.charCodeAt(end))) end += 1;
-  const inside: SearchRange[] = [];
-  for (const [s, e] of ranges) {
-    if (s >= end) break;
-    if (e <= start) continue;
-    inside.push([Math.max(s, start) - start, Math.min(e, end) - start]);
-  }
-  return { text: text.slice(start, end).replace(/[\r\n\t]/g, " "), start, ranges: inside };
-}
-
-function isLowSurrogate(code: number): boolean {
-  return code >= 0xdc00 && code <= 0xdfff;
 }
 
 /** Cursors are opaque: base64url of `[threadUpdatedAt, threadId, key]`. */

@@ -268,4 +268,34 @@ describe("GET /api/search", () => {
     const short = AllThreadsSearchResponseSchema.parse(await server.getJson("/api/search?q=qu"));
     expect(short.groups.length).toBeGreaterThan(0);
   });
+
+  it("cuts snippets between words, with an ellipsis where cut and the match highlighted", async () => {
+    // The reported snippets: "hort demo reply", "received git swit", "received fun".
+    const thread = await threadWith(
+      "A short demo reply follows. You began with give me a snipbulleted list. The demo " +
+        "provider repeats this sentence on purpose.\n\nThis reply is turn 2 of the thread. It " +
+        "shows bold, emphasis and inline code so you can try selecting and citing rendered text.",
+    );
+    const search = async (q: string) =>
+      AllThreadsSearchResponseSchema.parse(
+        await server.getJson(`/api/search?q=${encodeURIComponent(q)}`),
+      ).groups.flatMap((g) => (g.thread.id === thread.id ? g.matches : []));
+    const matches = await search("snipbulleted list");
+    expect(matches.map((m) => m.role)).toEqual(["user", "assistant"]);
+    const [prompt, answer] = matches.map((m) => m.snippet);
+    expect(prompt).toEqual({
+      text: "…follows. You began with give me a snipbulleted list. The demo provider repeats this sentence on purpose. This reply is turn 2 of…",
+      start: 19,
+      ranges: [[35, 52]],
+    });
+    // The answer is "Answer to: " and the prompt: its snippet starts 11 units further on.
+    expect(answer).toEqual({ ...prompt, start: 30 });
+    for (const m of matches) {
+      const [[s, e]] = m.snippet.ranges as [[number, number]];
+      expect(m.snippet.text.slice(s, e)).toBe("snipbulleted list");
+    }
+    const end = (await search("citing rendered text"))[1]!.snippet;
+    expect(end.text).toBe("…code so you can try selecting and citing rendered text.");
+    expect(end.text.slice(...(end.ranges[0] as [number, number]))).toBe("citing rendered text");
+  });
 });
