@@ -13,6 +13,7 @@ import {
   serializeAssistantCitation,
 } from "../packages/citations/src/index.ts";
 import {
+  composer,
   createThreadFromUi,
   DEMO_ANSWER_END,
   expect,
@@ -275,3 +276,57 @@ for (const colorScheme of ["light", "dark"] as const) {
     });
   });
 }
+
+test("closing the in-place editor hands focus back to the message's Edit message button", async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  await createThreadFromUi(page);
+  await sendPrompt(page, "Tell me about focus after editing");
+  await expect(page.getByText(DEMO_ANSWER_END).first()).toBeVisible();
+  const prompt = userRows(page).first();
+  const editButton = prompt.getByRole("button", { name: "Edit message", exact: true });
+  const editor = page.getByRole("textbox", { name: "Edit message" });
+
+  // Escape: the editor goes away and its button takes focus (so Enter opens it again).
+  await clickAction(prompt, "Edit message");
+  await expect(editor).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(editor).toHaveCount(0);
+  await expect(editButton).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(editor).toBeFocused();
+
+  // Cancel: the same.
+  await page.locator("[data-message-edit]").getByRole("button", { name: "Cancel" }).click();
+  await expect(editor).toHaveCount(0);
+  await expect(editButton).toBeFocused();
+
+  // A sent edit: the new version's button, never <body>.
+  await clickAction(prompt, "Edit message");
+  await expect(editor).toBeFocused();
+  await page.keyboard.press("End");
+  await page.keyboard.insertText(" again");
+  await page.keyboard.press("Enter");
+  const edited = page.locator('[data-role="user"][data-version="2"][data-versions="2"]');
+  await expect(edited).toContainText("after editing again");
+  await expect(edited.getByRole("button", { name: "Edit message", exact: true })).toBeFocused();
+});
+
+test("Branch in new thread opens the branch with its composer focused", async ({ page }) => {
+  test.setTimeout(60_000);
+  const threadId = await createThreadFromUi(page);
+  await sendPrompt(page, "Tell me about focus in branches");
+  await expect(page.getByText(DEMO_ANSWER_END).first()).toBeVisible();
+  await clickAction(
+    page.locator('[data-role="assistant"][data-kind="answer"]').first(),
+    "Branch in new thread",
+  );
+
+  await expect(page).not.toHaveURL(new RegExp(threadId));
+  await expect(userRows(page).first()).toContainText("Tell me about focus in branches");
+  // The button went away with the thread it was on: focus is the branch's composer.
+  await expect(composer(page)).toBeFocused();
+  await page.keyboard.type("typed in the branch");
+  await expect(composer(page)).toHaveText("typed in the branch");
+});

@@ -16,6 +16,7 @@ import {
   THREAD_PATH,
   test,
   threadIdOf,
+  userRows,
 } from "./support/fixtures.ts";
 
 /** The fields of `Thread` (@app/protocol) these checks read. */
@@ -148,4 +149,27 @@ test("a failed turn shows Failed with its reason", async ({ page }) => {
   await expect(outcome).toHaveCount(1);
   await expect(outcome.getByText("Failed", { exact: true })).toBeVisible();
   await expect(page.getByText(/Demo provider failed on purpose/)).toBeVisible();
+});
+
+test("after the first send from the home composer, the thread's composer has focus and gets what is typed next", async ({
+  page,
+}) => {
+  await page.goto("/");
+  await sendPrompt(page, "First send, then keep typing");
+  await expect(page).toHaveURL((url) => THREAD_PATH.test(url.pathname));
+  // The thread's view is shown (the home composer went away with the home page): its composer
+  // has focus, never <body>, and what is typed next lands in it.
+  await expect(userRows(page).first()).toContainText("First send, then keep typing");
+  await expect(composer(page)).toBeFocused();
+  await page.keyboard.type("typed without clicking");
+  await expect(composer(page)).toHaveText("typed without clicking");
+
+  // The same after a click on Send (the button goes away with the home page too).
+  await openNewThreadDraft(page);
+  await page.keyboard.insertText("Sent with the button");
+  await page.getByRole("button", { name: "Send", exact: true }).click();
+  await expect(userRows(page).first()).toContainText("Sent with the button");
+  await expect(composer(page)).toBeFocused();
+  await page.keyboard.type("and typed on");
+  await expect(composer(page)).toHaveText("and typed on");
 });

@@ -1,10 +1,12 @@
 import type { Thread } from "@app/protocol";
 import { useNavigate } from "@tanstack/react-router";
-import { lazy, memo, Suspense, useCallback, useEffect, useRef } from "react";
+import { Suspense, useCallback, useEffect, useRef } from "react";
 import { createThread, sendTurn } from "../api/client.ts";
 import { registerActiveComposer } from "../composer/activeComposer.ts";
 import type { ComposerHandle } from "../composer/Composer.tsx";
-import { ComposerPlaceholder } from "../thread/ThreadComposer.tsx";
+import { requestComposerFocus } from "../thread/composerFocusRequest.ts";
+// The same lazily loaded composer as a thread's (ThreadComposer.tsx says why it is one).
+import { ComposerPlaceholder, StableComposer } from "../thread/ThreadComposer.tsx";
 import {
   leaveComposer,
   onNewThreadRequest,
@@ -12,11 +14,6 @@ import {
 } from "../threads/newThreadRequest.ts";
 import { refreshThreadList } from "../threads/threadList.ts";
 import { shownComposer } from "./skipToComposer.ts";
-
-// The same lazily loaded chunk as a thread's composer.
-const StableComposer = memo(
-  lazy(() => import("../composer/Composer.tsx").then((module) => ({ default: module.Composer }))),
-);
 
 /**
  * The home composer's draft key (`composer:draft:v1:home`): not a thread id, so a draft started
@@ -67,6 +64,8 @@ export function HomePage() {
       // Listed only now, from the server: it lists a thread from its first message, already
       // titled from it (the same transaction).
       void refreshThreadList();
+      // The home composer goes away with this page: the thread's composer takes focus.
+      requestComposerFocus(thread.id);
       void navigate({
         to: "/$environmentId/$threadId",
         params: { environmentId: thread.environmentId, threadId: thread.id },

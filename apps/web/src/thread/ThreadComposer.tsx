@@ -8,8 +8,11 @@ import type { ComposerHandle, ComposerProps } from "../composer/Composer.tsx";
 import { useIdleOnce } from "./useIdleOnce.ts";
 
 // The composer (Lexical) loads as its own chunk so the timeline is not waiting on its code, and
-// never re-renders for timeline updates: its props are stable callbacks and ids.
-const StableComposer = memo(
+// never re-renders for timeline updates: its props are stable callbacks and ids. The home page
+// renders this same lazy component: once loaded there, a thread opened by the first send (or a
+// branch) mounts its composer in the same commit, with no fallback shown, so it can take focus
+// before a key is lost (React holds back a Suspense reveal by up to 300 ms).
+export const StableComposer = memo(
   lazy(() => import("../composer/Composer.tsx").then((module) => ({ default: module.Composer }))),
 );
 

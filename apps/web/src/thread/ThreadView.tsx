@@ -25,6 +25,7 @@ import { useThreadFind } from "../find/useThreadFind.ts";
 import { ConversationActionsContext } from "../timeline/conversationActions.ts";
 import { focusMessageWhenMounted } from "../timeline/focusMessage.ts";
 import { Timeline, type TimelineHandle } from "../timeline/Timeline.tsx";
+import { isComposerFocusRequested, takeComposerFocusRequest } from "./composerFocusRequest.ts";
 import { DisabledComposer, ThreadComposer, useComposerReady } from "./ThreadComposer.tsx";
 import { ThreadHeader } from "./ThreadHeader.tsx";
 import { useAssistantCitationTarget } from "./useAssistantCitationTarget.ts";
@@ -46,10 +47,24 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
   const { send } = thread;
   const surfaceRef = useRef<HTMLDivElement>(null);
   const composerRef = useRef<ComposerHandle>(null);
+  // Opened by the home composer's first send or a branch: the control that had focus went away
+  // with its page, so the composer takes focus as it mounts (unless the reader has put it
+  // somewhere meanwhile), and what is typed next lands in it rather than on <body>.
+  const setComposer = useCallback(
+    (handle: ComposerHandle | null) => {
+      composerRef.current = handle;
+      const active = document.activeElement;
+      const lost = active === null || active === document.body;
+      if (handle !== null && takeComposerFocusRequest(threadId) && lost) handle.focus();
+    },
+    [threadId],
+  );
 
   // The composer (its chunk and Lexical setup) waits until the timeline has laid out its first
   // rows and the browser is idle, so opening a long thread shows messages first.
   const { composerReady, onTimelineLoad } = useComposerReady(load.status, state.order.length);
+  // Asked to take focus (above): it mounts at once, so keys typed as the thread opens reach it.
+  const [focusRequested] = useState(() => isComposerFocusRequested(threadId));
 
   const onCite = useCiteIntoComposer(composerRef);
   useEffect(() => registerActiveComposer(() => composerRef.current), []);
@@ -347,8 +362,8 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
           <DisabledComposer reason="This thread does not exist." />
         ) : (
           <ThreadComposer
-            ready={composerReady}
-            composerRef={composerRef}
+            ready={composerReady || focusRequested}
+            composerRef={setComposer}
             threadId={threadId}
             pendingUserInput={state.pendingUserInput}
             onSend={onSend}

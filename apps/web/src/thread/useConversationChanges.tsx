@@ -13,8 +13,11 @@ import {
   regenerateMessage,
   selectMessageVersion,
 } from "../api/conversationClient.ts";
+import { activeComposer } from "../composer/activeComposer.ts";
 import { upsertThreadInList } from "../threads/threadList.ts";
 import type { ConversationActions } from "../timeline/conversationActions.ts";
+import { requestComposerFocus } from "./composerFocusRequest.ts";
+import { focusEditedMessage } from "./focusEditedMessage.ts";
 
 // Lexical loads as its own chunk: only once a prompt is edited.
 const MessageEditEditor = lazy(() =>
@@ -59,6 +62,9 @@ export function useConversationChanges(options: {
       );
       await reloadPath(response.message.id);
       onResentRef.current();
+      // The editor went away with focus in it: the new version's Edit message button takes it
+      // (the composer, should the timeline not show that version).
+      focusEditedMessage(response.message.id, () => activeComposer()?.focus());
     },
     [threadId, reloadPath],
   );
@@ -69,7 +75,11 @@ export function useConversationChanges(options: {
         <MessageEditEditor
           text={message.text}
           onSend={(text) => sendEdit(message, text)}
-          onCancel={() => setEditing(null)}
+          onCancel={() => {
+            setEditing(null);
+            // The editor (or its Cancel button) had focus: back to the message's Edit message.
+            focusEditedMessage(message.id);
+          }}
         />
       </Suspense>
     ),
@@ -108,6 +118,8 @@ export function useConversationChanges(options: {
       branchThread(threadId, messageId).then(
         ({ thread }) => {
           upsertThreadInList(thread);
+          // The button goes away with this thread's view: the branch's composer takes focus.
+          requestComposerFocus(thread.id);
           void navigate({
             to: "/$environmentId/$threadId",
             params: { environmentId, threadId: thread.id },
