@@ -11,9 +11,10 @@
  * the PostgreSQL cluster's own CPU per turn beside it (the postmaster, its live children and
  * the children it reaped), each process's event loop (main thread) CPU per turn, and the ceiling
  * they imply on 2 and on 4 cores: all CPU over the cores, and no event loop past one core.
- * It also prints how busy the whole machine was (/proc/stat: servers, cluster and these clients):
- * a one-process run that keeps it a fraction `b` busy leaves room for at most 1 / b as many turns
- * at its CPU per turn, whatever a second process does.
+ * It also prints how busy the whole machine was (/proc/stat: servers, cluster, these clients and
+ * the kernel's work for them) and its CPU per turn. turns/s = busy x cores / CPU per turn, so
+ * when one process already keeps the machine busy, two can only be faster by costing less CPU
+ * per turn: the ratio line splits two / one into those two factors.
  *
  *   BENCH_ITERATIONS=1 pnpm exec vitest bench --run --config vitest.workspace.ts --project server \
  *     apps/server/bench/twoProcesses.bench.ts        (from the root; default 3 iterations)
@@ -120,6 +121,8 @@ afterAll(async () => {
 let run = 0;
 /** The last two-process figure, for the ratio printed after a one-process run. */
 let lastTwo = Number.NaN;
+/** The last two-process run's machine figures, for the same line. */
+let lastTwoMachine = { busy: Number.NaN, msPerTurn: Number.NaN };
 
 /** CPU time (ms) a process has used (Linux), NaN elsewhere. */
 function processCpuMs(pid: number | undefined): number {
@@ -320,11 +323,15 @@ async function load(
   // busier than one core.
   const ceiling = (cores: number) =>
     Math.min(loopCeiling, (1000 * cores) / (cpuPerTurn + pgPerTurn)).toFixed(0);
-  // The whole machine (servers, cluster, these clients and anything else): a run that kept it
-  // busy `busy` of the time leaves room for at most 1 / busy as many turns at its CPU per turn.
+  // The whole machine (servers, cluster, these clients, the kernel's work for them): how busy it
+  // was, and its CPU per turn (clock ticks are 10 ms on Linux).
   const busy =
     machineBefore && machineAfter
       ? (machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total)
+      : Number.NaN;
+  const machineMsPerTurn =
+    machineBefore && machineAfter
+      ? ((machineAfter.busy - machineBefore.busy) * 10) / turns
       : Number.NaN;
   const clientsPerTurn = (clientsUsage.user + clientsUsage.system) / 1000 / turns;
   console.log(
@@ -334,18 +341,22 @@ async function load(
       (onPostgres ? `, PostgreSQL ${pgPerTurn.toFixed(2)} ms per turn` : "") +
       `; clients (the bench's own process) ${clientsPerTurn.toFixed(2)} ms per turn` +
       `; CPU ceiling ${ceiling(2)} turns/s on 2 cores, ${ceiling(4)} on 4` +
-      `; machine ${(busy * 100).toFixed(0)}% busy (${availableParallelism()} cores); load ${loadavg()[0]!.toFixed(1)}`,
+      `; machine ${(busy * 100).toFixed(0)}% busy (${availableParallelism()} cores), ${machineMsPerTurn.toFixed(2)} ms of its CPU per turn; load ${loadavg()[0]!.toFixed(1)}`,
   );
   if (onPostgres) {
     printStatements(ran, turns);
     await printPostgresCpu(pgBefore, pgAfter, turns);
   }
-  if (processes === pgProcesses) lastTwo = turnsPerSecond;
+  if (processes === pgProcesses) {
+    lastTwo = turnsPerSecond;
+    lastTwoMachine = { busy, msPerTurn: machineMsPerTurn };
+  }
   if (processes.length === 1 && processes[0] === pgProcesses[0]) {
     console.log(
-      `two / one PostgreSQL process: ${(lastTwo / turnsPerSecond).toFixed(2)}x (target >= 1.6x); ` +
-        `one process kept the machine ${(busy * 100).toFixed(0)}% busy, so at its CPU per turn ` +
-        `more processes could reach at most ${(1 / busy).toFixed(2)}x`,
+      `two / one PostgreSQL process: ${(lastTwo / turnsPerSecond).toFixed(2)}x (target >= 1.6x) = ` +
+        `busy ${(lastTwoMachine.busy * 100).toFixed(0)}% / ${(busy * 100).toFixed(0)}% ` +
+        `x machine CPU per turn ${machineMsPerTurn.toFixed(2)} / ${lastTwoMachine.msPerTurn.toFixed(2)} ms ` +
+        `(one process left ${((1 - busy) * 100).toFixed(0)}% of the machine for a second to use)`,
     );
   }
   return turnsPerSecond;
