@@ -146,18 +146,7 @@ describe("snippetOf", () => {
       fc.string({ unit: fc.constantFrom("𝒜", "b", "e\u0301", "_", "\u200d"), maxLength: 120 }),
     );
     const text = fc.array(token, { maxLength: 60 }).map((tokens) => tokens.join(""));
-    const picks = fc.array(fc.tuple(fc.nat(), fc.nat({ max: 200 })), {
-      minLength: 1,
-      maxLength: 4,
-    });
-    fc.assert(
-      fc.property(text, picks, (text, picks) => {
-        const ranges = rangesOf(text, picks);
-        fc.pre(ranges.length > 0);
-        checkSnippet(text, ranges);
-      }),
-      { numRuns: 3000 },
-    );
+    checkPicks(text, 4);
   });
 
   it("holds its contract inside words longer than the room (property)", () => {
@@ -170,18 +159,7 @@ describe("snippetOf", () => {
       }),
     );
     const text = fc.array(word, { minLength: 1, maxLength: 4 }).map((words) => words.join(" "));
-    const picks = fc.array(fc.tuple(fc.nat(), fc.nat({ max: 200 })), {
-      minLength: 1,
-      maxLength: 3,
-    });
-    fc.assert(
-      fc.property(text, picks, (text, picks) => {
-        const ranges = rangesOf(text, picks);
-        fc.pre(ranges.length > 0);
-        checkSnippet(text, ranges);
-      }),
-      { numRuns: 3000 },
-    );
+    checkPicks(text, 3);
   });
 
   it("holds its contract for the matcher's own ranges (property)", () => {
@@ -251,6 +229,22 @@ function joins(text: string, at: number): boolean {
 
 function isCleanCut(text: string, at: number): boolean {
   return isWordBoundary(text, at) && !joins(text, at);
+}
+
+/** {@link checkSnippet} for any text of `text` and up to `maxRanges` ranges picked in it. */
+function checkPicks(text: fc.Arbitrary<string>, maxRanges: number): void {
+  const picks = fc.array(fc.tuple(fc.nat(), fc.nat({ max: 200 })), {
+    minLength: 1,
+    maxLength: maxRanges,
+  });
+  fc.assert(
+    fc.property(text, picks, (text, picks) => {
+      const ranges = rangesOf(text, picks);
+      fc.pre(ranges.length > 0);
+      checkSnippet(text, ranges);
+    }),
+    { numRuns: 3000 },
+  );
 }
 
 /** The contract of a snippet, checked against `text` and its ranges. */
