@@ -152,3 +152,21 @@ test("links in a message open safely; script links are not clickable", async ({ 
   await expect(userRow.getByRole("link", { name: "run me" })).toHaveCount(0);
   await expect(page.locator('a[href^="javascript:" i]')).toHaveCount(0);
 });
+
+test("a right-to-left prompt reads right to left after sending, as in the composer", async ({
+  page,
+}) => {
+  await createThreadFromUi(page);
+  await sendPrompt(page, "שלום עולם, this is Hebrew first");
+  await sendPrompt(page, "English first, then עברית");
+  const prompts = page.locator('[data-role="user"] .message__body p');
+  await expect(prompts).toHaveCount(2);
+  const direction = (index: number) =>
+    prompts.nth(index).evaluate((p) => getComputedStyle(p).direction);
+  expect(await direction(0)).toBe("rtl");
+  expect(await direction(1)).toBe("ltr");
+  // Code stays left to right.
+  const code = page.locator('[data-role="assistant"] pre').first();
+  await expect(code).toBeVisible();
+  expect(await code.evaluate((pre) => getComputedStyle(pre).direction)).toBe("ltr");
+});

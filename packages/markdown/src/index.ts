@@ -21,6 +21,7 @@ export {
 } from "./renderedTextWriter.ts";
 export { classifyHref, type HrefKind, markdownUrlTransform } from "./safeHref.ts";
 export { type MarkdownBlock, splitMarkdownBlocks } from "./splitMarkdownBlocks.ts";
+export { AUTO_DIRECTION_TAGS, rehypeAutoDirection } from "./textDirection.ts";
 export {
   findTextMatches,
   foldCase,

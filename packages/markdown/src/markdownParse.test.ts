@@ -68,3 +68,44 @@ describe("parsing with one processor", () => {
     }
   });
 });
+
+describe("text direction", () => {
+  type Node = { type: string; tagName?: string; properties?: { dir?: unknown }; children?: Node[] };
+  const directions = (node: Node, out: string[] = []): string[] => {
+    if (node.type === "element") out.push(`${node.tagName}:${node.properties?.dir ?? "-"}`);
+    for (const child of node.children ?? []) directions(child, out);
+    return out;
+  };
+
+  it("lays out each text block by its own first strong character; code stays left to right", () => {
+    for (const flavor of ["assistant", "user"] as const) {
+      const found = [
+        ...directions(parseSafeMarkdown("# مرحبا world", flavor)),
+        ...directions(parseSafeMarkdown("שלום *and* hello", flavor)),
+        ...directions(parseSafeMarkdown("- أ\n- b", flavor)),
+        ...directions(parseSafeMarkdown("> quote", flavor)),
+        ...directions(parseSafeMarkdown("| a |\n| - |\n| ب |", flavor)),
+        ...directions(parseSafeMarkdown("```\nconst a = 1;\n```", flavor)),
+      ];
+      expect(found).toEqual([
+        "h1:auto",
+        "p:auto",
+        "em:-",
+        "ul:-",
+        "li:auto",
+        "li:auto",
+        "blockquote:auto",
+        "p:auto",
+        "table:-",
+        "thead:-",
+        "tr:-",
+        "th:auto",
+        "tbody:-",
+        "tr:-",
+        "td:auto",
+        "pre:-",
+        "code:-",
+      ]);
+    }
+  });
+});

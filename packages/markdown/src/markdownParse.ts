@@ -19,6 +19,7 @@ import { visit } from "unist-util-visit";
 import { chipCitationLinksInText } from "./citationLinksInText.ts";
 import { remarkPromptTokens } from "./remarkPromptTokens.ts";
 import { markdownUrlTransform } from "./safeHref.ts";
+import { setAutoDirection } from "./textDirection.ts";
 
 /**
  * `assistant`: model output. `user`: a sent prompt, where `@path` mentions and `$skill` tokens
@@ -57,7 +58,10 @@ export function parseSafeMarkdown(source: string, flavor: MarkdownFlavor): Root 
   return tree;
 }
 
-/** react-markdown's post-processing with `skipHtml: false` and our `urlTransform`. */
+/**
+ * react-markdown's post-processing with `skipHtml: false` and our `urlTransform`; text blocks
+ * get `dir="auto"` (textDirection.ts).
+ */
 function makeSafe(tree: Root): void {
   visit(tree, (node, index, parent) => {
     if (node.type === "raw" && parent && typeof index === "number") {
@@ -65,6 +69,7 @@ function makeSafe(tree: Root): void {
       return index;
     }
     if (node.type === "element") {
+      setAutoDirection(node);
       for (const key in urlAttributes) {
         if (Object.hasOwn(urlAttributes, key) && Object.hasOwn(node.properties, key)) {
           const test = urlAttributes[key];

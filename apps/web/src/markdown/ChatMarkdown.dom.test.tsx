@@ -4,7 +4,7 @@ import {
   formatAssistantCitationHref,
   serializeAssistantCitation,
 } from "@app/citations";
-import { markdownUrlTransform } from "@app/markdown";
+import { markdownUrlTransform, rehypeAutoDirection } from "@app/markdown";
 import { cleanup, render, screen, within } from "@testing-library/react";
 import fc from "fast-check";
 import Markdown from "react-markdown";
@@ -274,6 +274,7 @@ describe("ChatMarkdown block splitting", () => {
     const whole = render(
       <Markdown
         remarkPlugins={[remarkGfm]}
+        rehypePlugins={[rehypeAutoDirection]}
         components={chatMarkdownComponents}
         urlTransform={markdownUrlTransform}
       >

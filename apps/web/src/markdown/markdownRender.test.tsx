@@ -5,7 +5,12 @@
  * (citationLinksInText.ts), run as a rehype plugin.
  */
 import { citationLinkFixture } from "@app/citations/testing";
-import { chipCitationLinksInText, markdownUrlTransform, remarkPromptTokens } from "@app/markdown";
+import {
+  chipCitationLinksInText,
+  markdownUrlTransform,
+  rehypeAutoDirection,
+  remarkPromptTokens,
+} from "@app/markdown";
 import fc from "fast-check";
 import type { Root } from "hast";
 import type { ReactElement } from "react";
@@ -36,10 +41,11 @@ function reference(source: string, offset: number, flavor: MarkdownFlavor): stri
     Markdown({
       children: source,
       remarkPlugins: flavor === "user" ? [remarkGfm, remarkPromptTokens] : [remarkGfm],
+      // The safe tree's one addition to react-markdown's output: dir="auto" on text blocks.
       rehypePlugins:
         flavor === "user"
-          ? [[rehypeSourceOffsets, { offset }], rehypeCitationLinksInText]
-          : [[rehypeSourceOffsets, { offset }]],
+          ? [rehypeAutoDirection, [rehypeSourceOffsets, { offset }], rehypeCitationLinksInText]
+          : [rehypeAutoDirection, [rehypeSourceOffsets, { offset }]],
       components: chatMarkdownComponents,
       urlTransform: markdownUrlTransform,
       skipHtml: false,

@@ -97,7 +97,7 @@ describe("ChatMarkdown while streaming a table", () => {
     const withDelimiter = textOf(TABLE.slice(0, header + "| --- | ---".length), true);
     expect(withDelimiter).toContain("<th");
     const halfRow = textOf(TABLE.slice(0, TABLE.indexOf("| store") + 4), true);
-    expect(halfRow).toContain("<td>st</td>");
+    expect(halfRow).toContain('<td dir="auto">st</td>');
   });
 
   it("shows held lines as they are when the reply ends there", () => {
