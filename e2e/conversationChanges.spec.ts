@@ -330,3 +330,97 @@ test("Branch in new thread opens the branch with its composer focused", async ({
   await page.keyboard.type("typed in the branch");
   await expect(composer(page)).toHaveText("typed in the branch");
 });
+
+/** The answer shown as version `version` (of any count), and one of its buttons. */
+function answerVersion(page: Page, version: number): Locator {
+  return page.locator(`[data-role="assistant"][data-kind="answer"][data-version="${version}"]`);
+}
+function button(row: Locator, name: string): Locator {
+  return row.getByRole("button", { name, exact: true });
+}
+
+/**
+ * Counts the frames on which focus is on `<body>` until the returned function is called (which
+ * answers the count). A frame may fall between a re-render that drops the focused control and
+ * the frame that moves focus on, hence the small allowance where it is read.
+ */
+async function watchFocusOnBody(page: Page): Promise<() => Promise<number>> {
+  await page.evaluate(() => {
+    const w = window as unknown as { __bodyFrames: number; __watching: boolean };
+    w.__bodyFrames = 0;
+    w.__watching = true;
+    const frame = () => {
+      if (!w.__watching) return;
+      if (document.activeElement === document.body || document.activeElement === null) {
+        w.__bodyFrames++;
+      }
+      requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+  });
+  return () =>
+    page.evaluate(() => {
+      const w = window as unknown as { __bodyFrames: number; __watching: boolean };
+      w.__watching = false;
+      return w.__bodyFrames;
+    });
+}
+
+test("Regenerate by keyboard keeps focus on the new answer, then on its Regenerate button", async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  await createThreadFromUi(page);
+  await sendPrompt(page, "Tell me about regenerating by keyboard");
+  await expect(page.getByText(DEMO_ANSWER_END).first()).toBeVisible();
+  const answer = page.locator('[data-role="assistant"][data-kind="answer"]').first();
+  await button(answer, "Regenerate").focus();
+  const bodyFrames = await watchFocusOnBody(page);
+  await page.keyboard.press("Enter");
+
+  // The new version's row while it streams (Regenerate is disabled), then its Regenerate
+  // button: never <body>, so Enter regenerates again.
+  const second = answerVersion(page, 2);
+  await expect(second).toHaveAttribute("data-status", "complete", { timeout: 30_000 });
+  await expect(button(second, "Regenerate")).toBeFocused();
+  await page.keyboard.press("Enter");
+  const third = answerVersion(page, 3);
+  await expect(third).toHaveAttribute("data-status", "complete", { timeout: 30_000 });
+  await expect(button(third, "Regenerate")).toBeFocused();
+  expect(await bodyFrames()).toBeLessThanOrEqual(2);
+});
+
+test("switching versions by keyboard keeps focus on the message's arrows", async ({ page }) => {
+  test.setTimeout(120_000);
+  await createThreadFromUi(page);
+  await sendPrompt(page, "Tell me about versions by keyboard");
+  await expect(page.getByText(DEMO_ANSWER_END).first()).toBeVisible();
+  for (const version of [2, 3]) {
+    await clickAction(
+      page.locator('[data-role="assistant"][data-kind="answer"]').first(),
+      "Regenerate",
+    );
+    await expect(answerVersion(page, version)).toHaveAttribute("data-status", "complete", {
+      timeout: 30_000,
+    });
+  }
+
+  // 3 / 3 -> 2 / 3: the pressed arrow is still enabled there and keeps focus.
+  await button(answerVersion(page, 3), "Previous version").focus();
+  const bodyFrames = await watchFocusOnBody(page);
+  await page.keyboard.press("Enter");
+  await expect(answerVersion(page, 2)).toContainText("2 / 3");
+  await expect(button(answerVersion(page, 2), "Previous version")).toBeFocused();
+  // 2 / 3 -> 1 / 3: Previous version is disabled there, so Next version takes focus.
+  await page.keyboard.press("Enter");
+  await expect(answerVersion(page, 1)).toContainText("1 / 3");
+  await expect(button(answerVersion(page, 1), "Next version")).toBeFocused();
+  // And back: 1 / 3 -> 2 / 3 (same arrow), 2 / 3 -> 3 / 3 (Next disabled: Previous).
+  await page.keyboard.press("Enter");
+  await expect(answerVersion(page, 2)).toContainText("2 / 3");
+  await expect(button(answerVersion(page, 2), "Next version")).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(answerVersion(page, 3)).toContainText("3 / 3");
+  await expect(button(answerVersion(page, 3), "Previous version")).toBeFocused();
+  expect(await bodyFrames()).toBeLessThanOrEqual(2);
+});

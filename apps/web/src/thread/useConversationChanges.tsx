@@ -17,7 +17,11 @@ import { activeComposer } from "../composer/activeComposer.ts";
 import { upsertThreadInList } from "../threads/threadList.ts";
 import type { ConversationActions } from "../timeline/conversationActions.ts";
 import { requestComposerFocus } from "./composerFocusRequest.ts";
-import { focusEditedMessage } from "./focusEditedMessage.ts";
+import {
+  focusEditedMessage,
+  focusRegeneratedAnswer,
+  focusSwitchedVersion,
+} from "./focusEditedMessage.ts";
 
 // Lexical loads as its own chunk: only once a prompt is edited.
 const MessageEditEditor = lazy(() =>
@@ -88,6 +92,8 @@ export function useConversationChanges(options: {
 
   const regenerate = useCallback(
     (messageId: string) => {
+      // The pressed Regenerate button (keyboard or click): its row goes away with the new version.
+      const pressed = document.activeElement;
       regenerateMessage(threadId, messageId).then(
         (response) => {
           setNotice(
@@ -96,6 +102,8 @@ export function useConversationChanges(options: {
               : "The reply that was still running was stopped before regenerating.",
           );
           onResentRef.current();
+          // Focus follows to the new version's answer (the composer, should it not be shown).
+          focusRegeneratedAnswer(response.turn.id, pressed, () => activeComposer()?.focus());
         },
         (error: unknown) => setNotice(`Could not regenerate: ${errorText(error)}`),
       );
@@ -105,8 +113,17 @@ export function useConversationChanges(options: {
 
   const selectVersion = useCallback(
     (messageId: string, version: number) => {
+      // The pressed arrow: its row shows the other version's message, and it may be disabled there.
+      const pressed = document.activeElement;
+      const step =
+        pressed?.getAttribute("aria-label") === "Next version"
+          ? "Next version"
+          : "Previous version";
       selectMessageVersion(threadId, messageId, version).then(
-        (shown) => reloadPath(shown.messageId),
+        async (shown) => {
+          await reloadPath(shown.messageId);
+          focusSwitchedVersion(shown.messageId, step, pressed);
+        },
         (error: unknown) => setNotice(`Could not switch versions: ${errorText(error)}`),
       );
     },
