@@ -300,3 +300,127 @@ test("from a detached window of old history, a backlink jumps to the newest prom
   await expect(control).toBeFocused();
   await expect(control).toBeInViewport();
 });
+
+test("Tab stays inside the Cited list, wrapping from Close to its first entry", async ({
+  page,
+  rig,
+}) => {
+  test.setTimeout(60_000);
+  const { threadId, cite } = await citedAnswer(page, rig.environmentId);
+  await postPrompt(page, threadId, `First ${cite("first look")}`);
+  await repliesDone(page, 2);
+  const control = page.getByRole("button", { name: "Cited in 1 message", exact: true });
+  await control.focus();
+  await page.keyboard.press("Enter");
+  const dialog = page.getByRole("dialog", { name: "Cited in 1 message" });
+  await expect(dialog).toBeFocused();
+  const entry = dialog.getByRole("link", { name: /first look/ });
+  const close = dialog.getByRole("button", { name: "Close" });
+  await page.keyboard.press("Tab");
+  await expect(entry).toBeFocused();
+  await page.keyboard.press("Tab");
+  await expect(close).toBeFocused();
+  // Past Close: back to the first entry, never out to <body>.
+  await page.keyboard.press("Tab");
+  await expect(entry).toBeFocused();
+  await page.keyboard.press("Shift+Tab");
+  await expect(close).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(dialog).toHaveCount(0);
+  await expect(control).toBeFocused();
+});
+
+test("a press outside the Cited list closes it and leaves focus where the press put it", async ({
+  page,
+  rig,
+}) => {
+  test.setTimeout(60_000);
+  const { threadId, cite } = await citedAnswer(page, rig.environmentId);
+  await postPrompt(page, threadId, `First ${cite("first look")}`);
+  await repliesDone(page, 2);
+  const control = page.getByRole("button", { name: "Cited in 1 message", exact: true });
+  await control.click();
+  const dialog = page.getByRole("dialog", { name: "Cited in 1 message" });
+  await expect(dialog.getByRole("link", { name: /first look/ })).toBeVisible();
+  // A press inside the list keeps it open.
+  await dialog.getByText("Cited in 1 message").click();
+  await expect(dialog).toBeVisible();
+  const box = page.getByRole("textbox", { name: "Message" });
+  await box.click();
+  await expect(dialog).toHaveCount(0);
+  await expect(box).toBeFocused();
+  await page.keyboard.type("typed after");
+  await expect(box).toContainText("typed after");
+  await expect(control).toHaveAttribute("aria-expanded", "false");
+});
+
+/**
+ * A titled thread (never titled by the quoted words) whose one prompt holds `link`, opened
+ * once `beforeOpen` is done; its chip.
+ */
+async function citingThread(
+  page: Page,
+  environmentId: string,
+  link: string,
+  beforeOpen?: () => Promise<void>,
+) {
+  const created = await page.request.post("/api/threads", {
+    data: { title: "Citing a missing source" },
+  });
+  const citing = (await created.json()) as { id: string };
+  await postPrompt(page, citing.id, `Look at ${link}`);
+  await beforeOpen?.();
+  await page.goto(`/${environmentId}/${citing.id}`);
+  const chip = page.locator("[data-assistant-citation-chip]").first();
+  await expect(chip).toBeVisible();
+  return chip;
+}
+
+test("a chip whose source thread was deleted focuses the notice that says so, quote kept", async ({
+  page,
+  rig,
+}) => {
+  test.setTimeout(60_000);
+  const { threadId, cite } = await citedAnswer(page, rig.environmentId);
+  const chip = await citingThread(
+    page,
+    rig.environmentId,
+    cite("Kept after deletion"),
+    async () => {
+      const deleted = await page.request.delete(`/api/threads/${threadId}`, { data: {} });
+      expect(deleted.ok()).toBe(true);
+    },
+  );
+  await chip.focus();
+  await page.keyboard.press("Enter");
+  const status = page.getByRole("status").filter({ hasText: "The source was deleted." });
+  // The chip went away with its page: focus is on the notice, not on <body>.
+  await expect(status).toBeFocused();
+  await expect(page.locator(".thread-view__deleted-quote")).toContainText(DEMO_ANSWER_END);
+  await expect(page.locator(".thread-view__deleted-quote")).toContainText("Kept after deletion");
+});
+
+test("a chip whose source thread never existed keeps its quote under the same notice", async ({
+  page,
+  rig,
+}) => {
+  test.setTimeout(60_000);
+  const link = serializeAssistantCitation({
+    version: 1,
+    environmentId: rig.environmentId,
+    threadId: "nothread",
+    messageId: "nomsg",
+    text: "hello world",
+    start: 0,
+    end: 11,
+    prefix: "",
+    suffix: "",
+  });
+  const chip = await citingThread(page, rig.environmentId, link);
+  await chip.focus();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL((url) => url.pathname.endsWith("/nothread"));
+  const status = page.getByRole("status").filter({ hasText: "The source was deleted." });
+  await expect(status).toBeFocused();
+  await expect(page.locator(".thread-view__deleted-quote")).toContainText("hello world");
+});

@@ -6,6 +6,7 @@ import {
 } from "../citations/navigation/AssistantCitationSource.tsx";
 import { AssistantCitationNavigationContext } from "../citations/navigation/assistantCitationNavigation.ts";
 import { CitationHereContext } from "../citations/navigation/citationScope.ts";
+import { DeletedSourceNotice } from "../citations/navigation/DeletedSourceNotice.tsx";
 import { JumpControls } from "../citations/navigation/JumpControls.tsx";
 import type { RevealRangeRequest } from "../citations/navigation/keepRevealedInView.ts";
 import { NAVIGATION_WARNINGS } from "../citations/navigation/navigationMachine.ts";
@@ -278,17 +279,11 @@ export function ThreadView({ environmentId, threadId }: ThreadViewProps) {
           <ConversationActionsContext.Provider value={changes.actions}>
             <div className="thread-view__body" ref={surfaceRef}>
               {load.status === "error" && load.error.code === "thread_deleted" ? (
-                <div className="thread-view__center">
-                  <div className="notice notice--warning" role="status">
-                    {activation !== null ? "The source was deleted." : "This thread was deleted."}
-                  </div>
-                  {activation !== null ? (
-                    <blockquote className="thread-view__deleted-quote">
-                      <p>{activation.citation.text}</p>
-                      {activation.citation.comment ? <p>{activation.citation.comment}</p> : null}
-                    </blockquote>
-                  ) : null}
-                </div>
+                <DeletedSourceNotice activation={activation} />
+              ) : notFound && activation !== null ? (
+                // A chip's source thread is gone for good (purged, or never there): the same
+                // notice as a deleted one, keeping the quote, rather than a bare "not found".
+                <DeletedSourceNotice activation={activation} />
               ) : notFound ? (
                 <div className="thread-view__center">
                   <div className="page-message">

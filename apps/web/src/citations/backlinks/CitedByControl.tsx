@@ -196,6 +196,21 @@ export function CitedByControl({
     if (open) dialogRef.current?.focus({ preventScroll: true });
   }, [open]);
 
+  // A press anywhere else (outside the list and its button) closes the list, which would
+  // otherwise stay over the citing message or the composer. Focus stays where that press put it
+  // (the composer, a message): only Escape and Close hand it back to the button.
+  useEffect(() => {
+    if (!open) return;
+    const onPointerDown = (event: PointerEvent) => {
+      const target = event.target;
+      if (!(target instanceof Node)) return;
+      if (dialogRef.current?.contains(target) || buttonRef.current?.contains(target)) return;
+      setOpen(false);
+    };
+    document.addEventListener("pointerdown", onPointerDown, true);
+    return () => document.removeEventListener("pointerdown", onPointerDown, true);
+  }, [open]);
+
   const close = () => {
     setOpen(false);
     buttonRef.current?.focus();
@@ -229,9 +244,31 @@ export function CitedByControl({
               tabIndex={-1}
               className="cited-by__dialog"
               onKeyDown={(event) => {
-                if (event.key !== "Escape") return;
-                event.stopPropagation();
-                close();
+                if (event.key === "Escape") {
+                  event.stopPropagation();
+                  close();
+                  return;
+                }
+                // Like the app's other dialogs, focus stays inside: Tab wraps around the list's
+                // links and Close (the list is portalled to the end of <body>, so Tab past
+                // Close would otherwise leave it for <body>).
+                if (event.key !== "Tab") return;
+                const focusables = [
+                  ...event.currentTarget.querySelectorAll<HTMLElement>(
+                    "a[href], button:not([disabled])",
+                  ),
+                ];
+                const first = focusables[0];
+                const last = focusables.at(-1);
+                if (first === undefined || last === undefined) return;
+                const active = document.activeElement;
+                if (event.shiftKey && (active === first || active === event.currentTarget)) {
+                  event.preventDefault();
+                  last.focus();
+                } else if (!event.shiftKey && active === last) {
+                  event.preventDefault();
+                  first.focus();
+                }
               }}
             >
               <div className="cited-by__title" id={titleId}>
