@@ -445,3 +445,160 @@ test("Export as Markdown downloads export.md with the thread, on a desktop and o
     await phone.close();
   }
 });
+
+/** Two animation frames: focus moved "in a coming frame" has landed by then. */
+function frames(page: Page): Promise<void> {
+  return page.evaluate(
+    () => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))),
+  );
+}
+
+test("Rename from Thread actions with Enter gives focus back to the thread's link", async ({
+  page,
+}) => {
+  test.setTimeout(60_000);
+  const { threadId, environmentId } = await answeredThread(page, "renamed from the menu");
+  await page.goto(`/${environmentId}/${threadId}`);
+  const row = page.locator(`[data-thread-row="${threadId}"]`);
+  const link = page.locator(`a[data-thread-id="${threadId}"]`);
+  const actions = row.getByRole("button", { name: /Thread actions/ });
+  await expect(actions).toBeVisible();
+  for (let i = 0; i < 40 && !(await actions.evaluate((b) => b === document.activeElement)); i++) {
+    await page.keyboard.press("Tab");
+  }
+  await expect(actions).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("menuitem", { name: "Rename thread" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  const box = page.getByRole("textbox", { name: "Rename thread" });
+  await expect(box).toBeFocused();
+  await page.keyboard.press("Control+a");
+  await page.keyboard.type("Saved with Enter");
+  await page.keyboard.press("Enter");
+  await expect(link).toContainText("Saved with Enter");
+  await frames(page);
+  await expect(link).toBeFocused();
+  // F2 and Enter as well, more than once (each save re-renders the list under the textbox).
+  for (const name of ["Saved with F2", "Saved with F2 again", "Saved with F2 once more"]) {
+    await link.focus();
+    await page.keyboard.press("F2");
+    await box.fill(name);
+    await box.press("Enter");
+    await expect(link).toContainText(name);
+    await frames(page);
+    await expect(link).toBeFocused();
+  }
+});
+
+test("Undo after deleting the open thread focuses its link in the list, staying home", async ({
+  page,
+}) => {
+  test.setTimeout(60_000);
+  const { threadId, environmentId } = await answeredThread(page, "deleted then undone");
+  await page.goto(`/${environmentId}/${threadId}`);
+  const row = page.locator(`[data-thread-row="${threadId}"]`);
+  await row.getByRole("button", { name: /Thread actions/ }).focus();
+  await page.keyboard.press("Enter");
+  await page.getByRole("menuitem", { name: "Delete thread" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/$/);
+  await expect(row).toHaveCount(0);
+  const undo = page.getByRole("status").filter({ hasText: "Deleted" }).getByRole("button", {
+    name: "Undo",
+  });
+  await undo.focus();
+  await page.keyboard.press("Enter");
+  const link = page.locator(`a[data-thread-id="${threadId}"]`);
+  await expect(link).toBeVisible();
+  await frames(page);
+  await expect(link).toBeFocused();
+  await expect(page).toHaveURL(/\/$/);
+});
+
+test("Cite from Search all threads by keyboard leaves focus in the composer after the chip", async ({
+  page,
+  rig,
+}) => {
+  test.setTimeout(60_000);
+  const { threadId, environmentId } = await answeredThread(page, "a thread to cite into");
+  await page.goto(`/${environmentId}/${threadId}`);
+  await expect(composer(page)).toBeVisible();
+  // Opened from the sidebar's search box, the control focus would otherwise go back to.
+  await page.getByRole("textbox", { name: "Search all threads" }).click();
+  await searchBox(page).fill('"step 100"');
+  const dialog = page.getByRole("dialog", { name: "Search all threads" });
+  const seeded = dialog
+    .locator("[data-search-result]")
+    .filter({ has: page.locator(`[data-search-thread="${rig.seededThreadId}"]`) });
+  await expect(seeded).toContainText('"step 100"');
+  await seeded.getByRole("button", { name: "Cite" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(dialog).toHaveCount(0);
+  const chip = composer(page).locator("[data-composer-citation-chip]");
+  await expect(chip).toHaveCount(1);
+  await frames(page);
+  await expect(composer(page)).toBeFocused();
+  // The caret is right after the chip (at most the separating space between them).
+  const afterChip = await chip.evaluate((node) => {
+    const selection = window.getSelection();
+    if (selection === null || selection.anchorNode === null) return null;
+    const around = document.createRange();
+    around.selectNode(node);
+    if (around.comparePoint(selection.anchorNode, selection.anchorOffset) !== 1) return null;
+    const between = document.createRange();
+    between.setStartAfter(node);
+    between.setEnd(selection.anchorNode, selection.anchorOffset);
+    return between.toString();
+  });
+  expect(afterChip).toMatch(/^\s?$/);
+});
+
+test("a long one-word title in the Deleted status stays inside the sidebar, desktop and phone", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(60_000);
+  const title = `Pneumonoultramicroscopic${"silicovolcanoconiosis".repeat(8)}`;
+  const deleteAndMeasure = async (p: Page) => {
+    const { threadId } = await answeredThread(p, "a title without spaces");
+    const renamed = await p.request.patch(`/api/threads/${threadId}`, { data: { title } });
+    expect(renamed.status()).toBe(200);
+    await p.goto("/");
+    const row = p.locator(`[data-thread-row="${threadId}"]`);
+    await row.getByRole("button", { name: /Thread actions/ }).click();
+    await p.getByRole("menuitem", { name: "Delete thread" }).click();
+    const status = p.getByRole("status").filter({ hasText: "Deleted" });
+    await expect(status).toBeVisible();
+    await expect(status).toContainText(title);
+    return status.evaluate((node) => {
+      const box = node.getBoundingClientRect();
+      const sidebar = node.closest(".sidebar")!.getBoundingClientRect();
+      const undo = node.querySelector("button")!.getBoundingClientRect();
+      return {
+        pageOverflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        statusRight: box.right,
+        sidebarRight: sidebar.right,
+        undoRight: undo.right,
+        viewport: window.innerWidth,
+      };
+    });
+  };
+  const check = (m: Awaited<ReturnType<typeof deleteAndMeasure>>) => {
+    expect(m.pageOverflow).toBeLessThanOrEqual(0);
+    expect(m.statusRight).toBeLessThanOrEqual(m.sidebarRight);
+    expect(m.undoRight).toBeLessThanOrEqual(Math.min(m.sidebarRight, m.viewport));
+  };
+  check(await deleteAndMeasure(page));
+  const phone = await browser.newContext({
+    baseURL,
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+  });
+  try {
+    check(await deleteAndMeasure(await phone.newPage()));
+  } finally {
+    await phone.close();
+  }
+});

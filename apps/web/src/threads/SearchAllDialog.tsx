@@ -21,7 +21,11 @@ import { flattenSearchPages, type SearchResult, snippetPieces } from "./searchRe
 /** Typing settles this long before a search. */
 const SEARCH_DEBOUNCE_MS = 150;
 
-export type SearchAllDialogProps = { initialQuery: string; onClose(): void };
+export type SearchAllDialogProps = {
+  initialQuery: string;
+  /** `restoreFocus: false` when the caller puts focus somewhere itself (Cite: the composer). */
+  onClose(options?: { restoreFocus: boolean }): void;
+};
 
 export function SearchAllDialog({ initialQuery, onClose }: SearchAllDialogProps) {
   const navigate = useNavigate();
@@ -114,14 +118,20 @@ export function SearchAllDialog({ initialQuery, onClose }: SearchAllDialogProps)
     const quote = result.match.quote;
     const composer = activeComposer();
     if (quote === null || composer === null) return;
-    onClose();
-    composer.insertCitation({
-      version: 1,
-      environmentId: result.thread.environmentId,
-      threadId: result.thread.id,
-      messageId: result.match.messageId,
-      ...quote,
-    });
+    // Focus goes to the composer, not back to the dialog's opener (which would override it).
+    onClose({ restoreFocus: false });
+    // The cited words are not on screen to comment beside: the chip goes in and focus stays in
+    // the composer right after it, so the reader types on.
+    composer.insertCitation(
+      {
+        version: 1,
+        environmentId: result.thread.environmentId,
+        threadId: result.thread.id,
+        messageId: result.match.messageId,
+        ...quote,
+      },
+      { openCommentEditor: false },
+    );
   };
 
   const onKeyDown = (event: KeyboardEvent) => {
@@ -167,7 +177,7 @@ export function SearchAllDialog({ initialQuery, onClose }: SearchAllDialogProps)
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: a click on the backdrop closes the dialog.
     // biome-ignore lint/a11y/useKeyWithClickEvents: Escape closes it (the dialog's own keys).
-    <div className="search-all__backdrop" onClick={onClose}>
+    <div className="search-all__backdrop" onClick={() => onClose()}>
       <div
         ref={dialogRef}
         className="search-all"

@@ -7,6 +7,7 @@ import type { Thread } from "@app/protocol";
 import { Link } from "@tanstack/react-router";
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
 import { createPortal } from "react-dom";
+import { focusThreadLinkSoon } from "./focusThreadLink.ts";
 import { formatUpdatedAt } from "./formatUpdatedAt.ts";
 
 export type ThreadRowProps = {
@@ -52,7 +53,9 @@ export function ThreadRow({ thread, onRename, onDelete }: ThreadRowProps) {
   };
   const endRename = () => {
     setRenaming(false);
-    requestAnimationFrame(() => linkRef.current?.focus());
+    // Found again by id: a saved title re-renders the windowed list, which can move this row to
+    // another container, leaving `linkRef` on an element that is gone (focus fell to <body>).
+    focusThreadLinkSoon(thread.id);
   };
   const save = async (title: string) => {
     if (title.trim() === "" || title.trim() === thread.title) return endRename();

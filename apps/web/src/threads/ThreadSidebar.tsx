@@ -63,12 +63,18 @@ export function ThreadSidebar() {
   const openSearch = useCallback((query: string) => {
     setSearch((open) => open ?? { query, returnFocus: document.activeElement });
   }, []);
-  const closeSearch = useCallback(() => {
+  const closeSearch = useCallback((options?: { restoreFocus: boolean }) => {
     setSearch((open) => {
       const back = open?.returnFocus;
-      requestAnimationFrame(() => {
-        if (back instanceof HTMLElement && back.isConnected && back !== document.body) back.focus();
-      });
+      // Not after Cite: it focuses the composer itself, and this later frame would take focus
+      // back to the opener (the sidebar's search box).
+      if (options?.restoreFocus !== false) {
+        requestAnimationFrame(() => {
+          if (back instanceof HTMLElement && back.isConnected && back !== document.body) {
+            back.focus();
+          }
+        });
+      }
       return null;
     });
   }, []);

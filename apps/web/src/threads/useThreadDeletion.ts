@@ -6,6 +6,7 @@
 import type { Thread } from "@app/protocol";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { deleteThread, restoreThread } from "../api/client.ts";
+import { focusThreadLinkSoon } from "./focusThreadLink.ts";
 import { removeThreadFromList, upsertThreadInList } from "./threadList.ts";
 
 /** How long Undo is offered (the server's window, DESIGN.md section 9). */
@@ -54,6 +55,9 @@ export function useThreadDeletion(onDeletedOpenThread: (thread: Thread) => void)
       ({ thread }) => {
         upsertThreadInList(thread);
         setPending(null);
+        // The status (and its Undo button, which had focus) goes away: focus the restored
+        // thread's link in the list instead of leaving it on <body>; no navigation.
+        focusThreadLinkSoon(thread.id);
       },
       (error: unknown) =>
         setPending({
