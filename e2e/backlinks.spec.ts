@@ -301,15 +301,20 @@ test("from a detached window of old history, a backlink jumps to the newest prom
   await expect(control).toBeInViewport();
 });
 
+/** An answer cited once ("first look") by a prompt answered in turn: its "Cited in 1 message". */
+async function answerCitedOnce(page: Page, environmentId: string) {
+  const { threadId, cite } = await citedAnswer(page, environmentId);
+  await postPrompt(page, threadId, `First ${cite("first look")}`);
+  await repliesDone(page, 2);
+  return page.getByRole("button", { name: "Cited in 1 message", exact: true });
+}
+
 test("Tab stays inside the Cited list, wrapping from Close to its first entry", async ({
   page,
   rig,
 }) => {
   test.setTimeout(60_000);
-  const { threadId, cite } = await citedAnswer(page, rig.environmentId);
-  await postPrompt(page, threadId, `First ${cite("first look")}`);
-  await repliesDone(page, 2);
-  const control = page.getByRole("button", { name: "Cited in 1 message", exact: true });
+  const control = await answerCitedOnce(page, rig.environmentId);
   await control.focus();
   await page.keyboard.press("Enter");
   const dialog = page.getByRole("dialog", { name: "Cited in 1 message" });
@@ -335,10 +340,7 @@ test("a press outside the Cited list closes it and leaves focus where the press 
   rig,
 }) => {
   test.setTimeout(60_000);
-  const { threadId, cite } = await citedAnswer(page, rig.environmentId);
-  await postPrompt(page, threadId, `First ${cite("first look")}`);
-  await repliesDone(page, 2);
-  const control = page.getByRole("button", { name: "Cited in 1 message", exact: true });
+  const control = await answerCitedOnce(page, rig.environmentId);
   await control.click();
   const dialog = page.getByRole("dialog", { name: "Cited in 1 message" });
   await expect(dialog.getByRole("link", { name: /first look/ })).toBeVisible();

@@ -326,18 +326,27 @@ test("Search all threads: Match case and Whole words as in the find bar; Tab sta
   await expect(status).toHaveText(/^4 matches/);
 });
 
+/**
+ * Opens Search all threads from the sidebar's search box (the control focus would otherwise go
+ * back to) and searches `"step 100"`; `seeded` is the seeded thread's own result (a branch of it
+ * on this worker's server may be listed first).
+ */
+async function searchSeededStep100(page: Page, seededThreadId: string) {
+  await page.getByRole("textbox", { name: "Search all threads" }).click();
+  await searchBox(page).fill('"step 100"');
+  const dialog = page.getByRole("dialog", { name: "Search all threads" });
+  const seeded = dialog
+    .locator("[data-search-result]")
+    .filter({ has: page.locator(`[data-search-thread="${seededThreadId}"]`) });
+  await expect(seeded).toContainText('"step 100"');
+  return { dialog, seeded };
+}
+
 test("Cite from a search result, send, then click the chip", async ({ page, rig }) => {
   test.setTimeout(90_000);
   await page.goto("/");
   await expect(composer(page)).toBeVisible();
-  await page.getByRole("textbox", { name: "Search all threads" }).click();
-  await searchBox(page).fill('"step 100"');
-  const dialog = page.getByRole("dialog", { name: "Search all threads" });
-  // The seeded thread's own result (a branch of it on this worker's server may be listed first).
-  const seeded = dialog
-    .locator("[data-search-result]")
-    .filter({ has: page.locator(`[data-search-thread="${rig.seededThreadId}"]`) });
-  await expect(seeded).toContainText('"step 100"');
+  const { dialog, seeded } = await searchSeededStep100(page, rig.seededThreadId);
   await seeded.getByRole("button", { name: "Cite" }).click();
   await expect(dialog).toHaveCount(0);
   const chip = composer(page).locator("[data-composer-citation-chip]");
@@ -523,14 +532,7 @@ test("Cite from Search all threads by keyboard leaves focus in the composer afte
   const { threadId, environmentId } = await answeredThread(page, "a thread to cite into");
   await page.goto(`/${environmentId}/${threadId}`);
   await expect(composer(page)).toBeVisible();
-  // Opened from the sidebar's search box, the control focus would otherwise go back to.
-  await page.getByRole("textbox", { name: "Search all threads" }).click();
-  await searchBox(page).fill('"step 100"');
-  const dialog = page.getByRole("dialog", { name: "Search all threads" });
-  const seeded = dialog
-    .locator("[data-search-result]")
-    .filter({ has: page.locator(`[data-search-thread="${rig.seededThreadId}"]`) });
-  await expect(seeded).toContainText('"step 100"');
+  const { dialog, seeded } = await searchSeededStep100(page, rig.seededThreadId);
   await seeded.getByRole("button", { name: "Cite" }).focus();
   await page.keyboard.press("Enter");
   await expect(dialog).toHaveCount(0);
