@@ -7,6 +7,7 @@
  */
 import { ASSISTANT_CITATION_MAX_COMMENT_LENGTH } from "@app/citations";
 import { type JSX, useEffect, useId, useRef } from "react";
+import { wrapTabFocus } from "../ui/wrapTabFocus.ts";
 import {
   type CitationSourceLink,
   useCitationCommentPlacement,
@@ -91,20 +92,7 @@ export function CitationCommentEditor(props: CitationCommentEditorProps): JSX.El
           onCancel();
           return;
         }
-        if (event.key !== "Tab") return;
-        const focusables = [
-          ...event.currentTarget.querySelectorAll<HTMLElement>("textarea, button:not([disabled])"),
-        ];
-        const first = focusables[0];
-        const last = focusables.at(-1);
-        if (first === undefined || last === undefined) return;
-        if (event.shiftKey && document.activeElement === first) {
-          event.preventDefault();
-          last.focus();
-        } else if (!event.shiftKey && document.activeElement === last) {
-          event.preventDefault();
-          first.focus();
-        }
+        wrapTabFocus(event, event.currentTarget, "textarea, button:not([disabled])");
       }}
       onBlur={(event) => {
         // Focus moving to another control keeps the comment; a window switch (no related

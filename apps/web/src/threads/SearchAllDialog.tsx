@@ -16,6 +16,7 @@ import { activeComposer } from "../composer/activeComposer.ts";
 import { FindOptionSwitches } from "../find/FindOptionSwitches.tsx";
 import { requestFindAt } from "../find/findRequest.ts";
 import { DEFAULT_FIND_OPTIONS, type FindOptions } from "../find/textMatches.ts";
+import { wrapTabFocus } from "../ui/wrapTabFocus.ts";
 import { flattenSearchPages, type SearchResult, snippetPieces } from "./searchResults.ts";
 
 /** Typing settles this long before a search. */
@@ -137,20 +138,7 @@ export function SearchAllDialog({ initialQuery, onClose }: SearchAllDialogProps)
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key === "Tab") {
       // Modal: focus cycles through the dialog's own controls.
-      const focusable = [
-        ...(dialogRef.current?.querySelectorAll<HTMLElement>("input, button:not([disabled])") ??
-          []),
-      ];
-      const first = focusable[0];
-      const lastOne = focusable.at(-1);
-      if (!first || !lastOne) return;
-      if (event.shiftKey && document.activeElement === first) {
-        event.preventDefault();
-        lastOne.focus();
-      } else if (!event.shiftKey && document.activeElement === lastOne) {
-        event.preventDefault();
-        first.focus();
-      }
+      wrapTabFocus(event, dialogRef.current, "input, button:not([disabled])");
     } else if (event.key === "Escape") {
       event.preventDefault();
       onClose();

@@ -29,6 +29,7 @@ import {
 import { createPortal } from "react-dom";
 import { getCitedBy } from "../../api/client.ts";
 import { supportsHighlightApi } from "../../ui/highlightApi.ts";
+import { wrapTabFocus } from "../../ui/wrapTabFocus.ts";
 import {
   AssistantCitationNavigationContext,
   assistantCitationThreadPath,
@@ -252,23 +253,7 @@ export function CitedByControl({
                 // Like the app's other dialogs, focus stays inside: Tab wraps around the list's
                 // links and Close (the list is portalled to the end of <body>, so Tab past
                 // Close would otherwise leave it for <body>).
-                if (event.key !== "Tab") return;
-                const focusables = [
-                  ...event.currentTarget.querySelectorAll<HTMLElement>(
-                    "a[href], button:not([disabled])",
-                  ),
-                ];
-                const first = focusables[0];
-                const last = focusables.at(-1);
-                if (first === undefined || last === undefined) return;
-                const active = document.activeElement;
-                if (event.shiftKey && (active === first || active === event.currentTarget)) {
-                  event.preventDefault();
-                  last.focus();
-                } else if (!event.shiftKey && active === last) {
-                  event.preventDefault();
-                  first.focus();
-                }
+                wrapTabFocus(event, event.currentTarget, "a[href], button:not([disabled])");
               }}
             >
               <div className="cited-by__title" id={titleId}>
