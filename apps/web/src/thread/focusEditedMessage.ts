@@ -1,9 +1,9 @@
 /**
  * Where focus goes after a conversation action (issue 30) took it away from the message's
- * controls (`focusMessageControl.ts`): closing the in-place editor (Escape, Cancel, a sent
+ * controls (`timeline/focusMessage.ts`): closing the in-place editor (Escape, Cancel, a sent
  * edit), a regeneration, a version switch. Never `<body>`, never a scroll.
  */
-import { enabledButton, focusMessageControl, messageRow } from "./focusMessageControl.ts";
+import { enabledButton, focusMessageControl, messageRow } from "../timeline/focusMessage.ts";
 
 /**
  * The editor closed: focus goes to the **Edit message** button of `messageId` (so Enter opens
